@@ -41,6 +41,7 @@ class ObjectMeta:
     annotations: Mapping[str, str] = mapping()
     owner_references: tuple[OwnerReference, ...] = ()
     finalizers: tuple[str, ...] = ()
+    cluster_name: str = ""
 
     def controller_ref(self) -> Optional[OwnerReference]:
         """The owner with ``controller: true`` (``metav1.GetControllerOf``)."""
