@@ -16,6 +16,7 @@ import collections.abc
 import dataclasses
 import datetime as _dt
 import functools
+import re
 import types
 import typing
 from dataclasses import dataclass
@@ -148,14 +149,14 @@ class _Decoder:
             return data
         if hint is Quantity:
             try:
-                return Quantity.parse(data if not isinstance(data, float) else repr(data))
-            except QuantityError:
+                return _parse_quantity(data)
+            except (ValueError, ArithmeticError):
                 self.error(path, f"{_show(data)} is not a valid quantity", data)
                 return Quantity.parse("0")
         if hint is Time or hint is float:
             try:
                 return _parse_time(data)
-            except (ValueError, TypeError):
+            except (ValueError, TypeError, OverflowError):
                 self.error(path, f"{_show(data)} is not a valid time", data)
                 return 0.0
         if hint is bool:
@@ -174,6 +175,23 @@ class _Decoder:
                 return str(data)
             return data
         raise TypeError(f"no decoder for {hint!r}")
+
+
+_MAX_QUANTITY_TEXT = 64
+_EXPONENT_TAIL = re.compile(r"[eE]([+-]?[0-9]+)$")
+
+
+def _parse_quantity(data: Any) -> Quantity:
+    """``Quantity.parse`` with input bounds (no 10**10**9 from ``1e999999999``)."""
+    text = repr(data) if isinstance(data, float) else data
+    if isinstance(text, int) and not isinstance(text, bool):
+        text = str(text)
+    if not isinstance(text, str) or len(text) > _MAX_QUANTITY_TEXT:
+        raise QuantityError(f"{data!r} is not a valid quantity")
+    exponent = _EXPONENT_TAIL.search(text)
+    if exponent and abs(int(exponent.group(1))) > 60:
+        raise QuantityError(f"{data!r} is not a valid quantity")
+    return Quantity.parse(text)
 
 
 def _show(value: Any) -> str:

@@ -1,0 +1,206 @@
+"""Validation of decoded objects, as the API server does before storing them.
+
+Upstream: pkg/apis/core/validation/validation.go @ v1.18.5 (ValidatePod,
+ValidateNode, ValidateReplicationController), pkg/apis/apps/validation
+(ValidateReplicaSetSpec, ValidateDeploymentSpec, ValidateStatefulSetSpec),
+pkg/apis/scheduling/validation (ValidatePriorityClass), pkg/apis/policy/validation
+(ValidatePodDisruptionBudgetSpec), plugin/pkg/admission/priority (a pod's
+PriorityClass must exist; one globalDefault).
+
+``validate_object`` checks one object; ``validate_cluster`` checks what needs
+the whole cluster: references and duplicates. Field-level rules live in
+:mod:`kubesched.api.validate_selectors` and :mod:`kubesched.api.validate_pod`.
+
+Deviation: runs on decoded objects before defaulting (upstream defaults first),
+so values defaulting fills in are accepted. The API server does not check that
+a pod's PVC exists (the scheduler reports it later); a simulated cluster is
+closed, so a missing claim is reported here as ``Not found``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable, Optional, Sequence
+
+from kubesched.api import apps, core, policy, scheduling
+from kubesched.api import field_errors as fe
+from kubesched.api.decode import Problem
+from kubesched.api.kinds import is_namespaced
+from kubesched.api.labels import label_selector_as_selector
+from kubesched.api.meta import IntOrString, LabelSelector
+from kubesched.api.validate_pod import (validate_nonnegative, validate_pod_spec,
+                                        validate_preemption_policy)
+from kubesched.api.validate_selectors import (validate_label_selector, validate_object_meta,
+                                              validate_taints)
+
+Problems = list[Problem]
+PERCENT_FMT = "[0-9]+%"
+MAX_REPLICAS = 5000
+"""Deviation: a simulated cluster expands replicas into pods up front, so it caps them."""
+
+
+def validate_object(obj: Any) -> Problems:
+    """Every single-object rule for ``obj`` (any supported kind)."""
+    out = validate_object_meta(obj.metadata, obj.KIND)
+    check = _RULES.get(type(obj))
+    return out + (check(obj) if check is not None else [])
+
+
+def _pod(pod: core.Pod) -> Problems:
+    return validate_pod_spec(pod.spec)
+
+
+def _node(node: core.Node) -> Problems:
+    out = validate_taints(node.spec.taints, "spec.taints")
+    out += validate_nonnegative(node.status.capacity, "status.capacity")
+    return out + validate_nonnegative(node.status.allocatable, "status.allocatable")
+
+
+def _selector_matches(selector: LabelSelector, labels: Any) -> bool:
+    try:
+        return label_selector_as_selector(selector).matches(labels)
+    except ValueError:
+        return True  # the selector itself is reported invalid
+
+
+def _workload(obj: Any) -> Problems:
+    """``ValidateReplicaSetSpec`` and friends: replicas, selector, template."""
+    spec = obj.spec
+    out: Problems = []
+    if spec.replicas is not None and spec.replicas < 0:
+        out.append(fe.invalid("spec.replicas", spec.replicas, "must be greater than or equal to 0"))
+    elif spec.replicas is not None and spec.replicas > MAX_REPLICAS:
+        out.append(fe.invalid("spec.replicas", spec.replicas,
+                              f"kubesched expands at most {MAX_REPLICAS} replicas per workload"))
+    template = spec.template
+    if template is None:
+        return out + [fe.required("spec.template")]
+    labels = template.metadata.labels
+    out += fe.validate_labels(labels, "spec.template.metadata.labels")
+    if isinstance(obj, core.ReplicationController):
+        selector = spec.selector or labels
+        if not selector:
+            out.append(fe.required("spec.selector"))
+        elif any(labels.get(k) != v for k, v in selector.items()):
+            out.append(fe.invalid("spec.template.metadata.labels", dict(labels),
+                                  "`selector` does not match template `labels`"))
+    elif spec.selector is None:
+        out.append(fe.required("spec.selector"))
+    else:
+        out += validate_label_selector(spec.selector, "spec.selector")
+        if not spec.selector.match_labels and not spec.selector.match_expressions:
+            out.append(fe.invalid("spec.selector", "{}", "empty selector is invalid for deployment"))
+        elif not _selector_matches(spec.selector, labels):
+            out.append(fe.invalid("spec.template.metadata.labels", dict(labels),
+                                  "`selector` does not match template `labels`"))
+    return out + validate_pod_spec(template.spec, "spec.template.spec")
+
+
+def _priority_class(pc: scheduling.PriorityClass) -> Problems:
+    """``ValidatePriorityClass``: reserved names and the user value range."""
+    out: Problems = []
+    name = pc.metadata.name
+    if name in scheduling.BUILTIN_PRIORITIES:
+        if pc.value != scheduling.BUILTIN_PRIORITIES[name]:
+            out.append(fe.forbidden("value", f"value of {name} must be "
+                                             f"{scheduling.BUILTIN_PRIORITIES[name]}"))
+    elif name.startswith("system-"):
+        out.append(fe.forbidden("metadata.name", "priority class names with 'system-' prefix are reserved"))
+    elif pc.value > scheduling.HIGHEST_USER_DEFINABLE_PRIORITY:
+        out.append(fe.forbidden("value", "maximum allowed value of a user defined priority is "
+                                         f"{scheduling.HIGHEST_USER_DEFINABLE_PRIORITY}"))
+    return out + validate_preemption_policy(pc.preemption_policy, "preemptionPolicy")
+
+
+def _int_or_percent(value: Optional[IntOrString], path: str) -> Problems:
+    if isinstance(value, int) and value < 0:
+        return [fe.invalid(path, value, "must be greater than or equal to 0")]
+    if isinstance(value, str) and not re.fullmatch(PERCENT_FMT, value):
+        return [fe.invalid(path, value, fe.regex_error(
+            "a valid percent string must be a numeric string followed by an ending '%'",
+            PERCENT_FMT, "1%", "93%"))]
+    return []
+
+
+def _pdb(pdb: policy.PodDisruptionBudget) -> Problems:
+    spec = pdb.spec
+    out = _int_or_percent(spec.min_available, "spec.minAvailable")
+    out += _int_or_percent(spec.max_unavailable, "spec.maxUnavailable")
+    if spec.min_available is not None and spec.max_unavailable is not None:
+        out.append(fe.invalid("spec", f"minAvailable={spec.min_available}, maxUnavailable="
+                                      f"{spec.max_unavailable}",
+                              "minAvailable and maxUnavailable cannot be both set"))
+    return out + validate_label_selector(spec.selector, "spec.selector")
+
+
+_RULES: dict[type, Callable[[Any], Problems]] = {
+    core.Pod: _pod,
+    core.Node: _node,
+    core.ReplicationController: _workload,
+    apps.ReplicaSet: _workload,
+    apps.Deployment: _workload,
+    apps.StatefulSet: _workload,
+    scheduling.PriorityClass: _priority_class,
+    policy.PodDisruptionBudget: _pdb,
+}
+
+
+# ---------------------------------------------------------------- whole-cluster rules
+
+
+def object_key(obj: Any) -> tuple[str, str, str]:
+    """(kind, namespace, name) with the namespace defaulting will give."""
+    namespace = (obj.metadata.namespace or "default") if is_namespaced(obj.KIND) else ""
+    return obj.KIND, namespace, obj.metadata.name
+
+
+def _pod_specs(obj: Any) -> list[tuple[str, core.PodSpec]]:
+    if isinstance(obj, core.Pod):
+        return [("spec", obj.spec)]
+    template = getattr(getattr(obj, "spec", None), "template", None)
+    if isinstance(template, core.PodTemplateSpec):
+        return [("spec.template.spec", template.spec)]
+    return []
+
+
+def validate_cluster(objects: Sequence[Any]) -> list[tuple[int, Problem]]:
+    """Duplicates, PVC and PriorityClass references, at most one globalDefault.
+
+    Returns ``(index into objects, problem)`` pairs.
+    """
+    out: list[tuple[int, Problem]] = []
+    seen: dict[tuple[str, str, str], int] = {}
+    for i, obj in enumerate(objects):
+        key = object_key(obj)
+        if key[2] and key in seen:
+            out.append((i, fe.duplicate("metadata.name", key[2])))
+        seen.setdefault(key, i)
+    claims = {(k[1], k[2]) for k in seen if k[0] == "PersistentVolumeClaim"}
+    classes = {k[2] for k in seen if k[0] == "PriorityClass"} | set(scheduling.BUILTIN_PRIORITIES)
+    defaults = 0
+    for i, obj in enumerate(objects):
+        if isinstance(obj, scheduling.PriorityClass) and obj.global_default:
+            defaults += 1
+            if defaults > 1:
+                out.append((i, fe.forbidden("globalDefault", "only one PriorityClass can be marked "
+                                                             "as globalDefault")))
+        namespace = object_key(obj)[1]
+        for path, spec in _pod_specs(obj):
+            out += [(i, p) for p in _spec_references(spec, path, namespace, claims, classes)]
+    return out
+
+
+def _spec_references(spec: core.PodSpec, path: str, namespace: str,
+                     claims: set[tuple[str, str]], classes: set[str]) -> Problems:
+    out: Problems = []
+    name = spec.priority_class_name
+    if name and name not in classes:
+        out.append(fe.not_found(f"{path}.priorityClassName", name,
+                                f"no PriorityClass with name {name} was found"))
+    for j, vol in enumerate(spec.volumes):
+        claim = vol.persistent_volume_claim
+        if claim is not None and claim.claim_name and (namespace, claim.claim_name) not in claims:
+            out.append(fe.not_found(f"{path}.volumes[{j}].persistentVolumeClaim.claimName",
+                                    claim.claim_name, f'persistentvolumeclaim "{claim.claim_name}" '
+                                                      f'not found in namespace "{namespace}"'))
+    return out
