@@ -26,14 +26,15 @@ from __future__ import annotations
 import dataclasses
 import uuid
 from dataclasses import dataclass
-from typing import Any, Callable, Final, Mapping, Optional, Protocol
+import builtins
+from typing import Any, Callable, Final, Mapping, Optional, Protocol, Sequence
 
 from kubesched.api.core import Event, EventSource, Pod, PodCondition
 from kubesched.api.meta import Time
 from kubesched.cluster import errors, pod_strategy
 from kubesched.cluster.clock import Handle, Loop
 from kubesched.cluster.events import (EventCorrelator, event_name, make_event, object_reference)
-from kubesched.cluster.resources import known, namespaced, qualified_resource
+from kubesched.cluster.resources import known, namespaced
 from kubesched.cluster.store import Key, Store, key_of, with_resource_version
 from kubesched.cluster.watch import ADDED, DELETED, MODIFIED, Broadcaster, Handler, WatchEvent
 
@@ -93,22 +94,21 @@ class APIServer:
         return obj
 
     def list(self, kind: str, namespace: Optional[str] = None,
-             label_selector: Selector | Mapping[str, str] | None = None) -> list[Any]:
+             label_selector: Selector | Mapping[str, str] | None = None) -> builtins.list[Any]:
         """Objects of one kind ordered by namespace, then name."""
         self._check_kind(kind)
         matches = _selector_matcher(label_selector)
         return [obj for obj in self._store.items(kind, namespace) if matches(obj.metadata.labels)]
 
-    def list_all(self, kinds: Optional[list[str] | tuple[str, ...]] = None) -> tuple[Any, ...]:
+    def list_all(self, kinds: Optional[Sequence[str]] = None) -> tuple[Any, ...]:
         """Every object (of ``kinds``) ordered by kind, namespace, name."""
         wanted = None if kinds is None else frozenset(kinds)
         return tuple(o for o in self._store.items() if wanted is None or type(o).KIND in wanted)
 
-    def snapshot(self, kinds: Optional[list[str] | tuple[str, ...]] = None) -> Snapshot:
+    def snapshot(self, kinds: Optional[Sequence[str]] = None) -> Snapshot:
         return Snapshot(self.resource_version, self.list_all(kinds))
 
-    def watch(self, handler: Handler, kinds: Optional[list[str] | tuple[str, ...]] = None
-              ) -> Callable[[], None]:
+    def watch(self, handler: Handler, kinds: Optional[Sequence[str]] = None) -> Callable[[], None]:
         """Call ``handler(WatchEvent)`` for every later commit; returns ``stop()``."""
         return self._watchers.watch(handler, kinds)
 
@@ -196,7 +196,7 @@ class APIServer:
         self._correlator.update_state(stored)
         return stored
 
-    def events_for(self, obj: Any) -> list[Event]:
+    def events_for(self, obj: Any) -> builtins.list[Event]:
         """Events about ``obj`` oldest first, as ``kubectl describe`` sorts them (by lastTimestamp)."""
         meta = obj.metadata
         kind = type(obj).KIND
@@ -367,5 +367,3 @@ def _selector_matcher(selector: Selector | Mapping[str, str] | None) -> Callable
         return lambda labels: all(labels.get(k) == v for k, v in wanted.items())
     return selector.matches
 
-
-__all__ = ["APIServer", "Snapshot", "stable_suffix", "qualified_resource"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, Callable, Final, Optional
+from typing import Any, Callable, Final, Optional, Sequence
 
 ADDED: Final = "ADDED"
 MODIFIED: Final = "MODIFIED"
@@ -46,8 +46,7 @@ class Broadcaster:
         self._pending: deque[WatchEvent] = deque()
         self._delivering = False
 
-    def watch(self, handler: Handler, kinds: Optional[list[str] | tuple[str, ...] | frozenset[str]] = None
-              ) -> Callable[[], None]:
+    def watch(self, handler: Handler, kinds: Optional[Sequence[str]] = None) -> Callable[[], None]:
         """Subscribe; returns a function that stops this watch."""
         watcher = _Watcher(handler, frozenset(kinds) if kinds is not None else None)
         self._watchers.append(watcher)
