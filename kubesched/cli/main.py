@@ -1,0 +1,89 @@
+"""``python -m kubesched``: argparse front end with one function per subcommand.
+
+Upstream: cmd/kube-scheduler/app/server.go (NewSchedulerCommand) in spirit;
+the commands themselves have no upstream counterpart.
+
+Adding a command is one function: decorate ``def run_x(args) -> int`` with
+``@command("x", "help text", configure)`` where ``configure`` adds its
+arguments to the subparser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from typing import Callable, Optional, Sequence, TextIO
+
+from kubesched.api.load import LoadError, load_files
+
+Configure = Callable[[argparse.ArgumentParser], None]
+Run = Callable[[argparse.Namespace], int]
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    name: str
+    help: str
+    configure: Configure
+    run: Run
+
+
+COMMANDS: dict[str, Command] = {}
+
+
+def command(name: str, help: str, configure: Configure) -> Callable[[Run], Run]:
+    """Register ``run`` as subcommand ``name``."""
+    def register(run: Run) -> Run:
+        COMMANDS[name] = Command(name, help, configure, run)
+        return run
+    return register
+
+
+# ---------------------------------------------------------------- validate
+
+
+def _configure_validate(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("files", metavar="FILE", nargs="+",
+                        help="YAML manifests (multi-document; List documents allowed), loaded as one cluster")
+
+
+@command("validate", "check cluster manifests; print one line per problem (exit 1 on errors)",
+         _configure_validate)
+def run_validate(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
+    out = out or sys.stdout
+    try:
+        cluster = load_files(args.files)
+    except LoadError as err:
+        for problem in err.problems:
+            print(problem, file=out)
+        return 1
+    for warning in cluster.warnings:
+        print(warning, file=out)
+    return 0
+
+
+# ---------------------------------------------------------------- entry point
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m kubesched",
+        description="kubesched: the Kubernetes v1.18.5 scheduler, re-implemented for teaching.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    for cmd in COMMANDS.values():
+        cmd.configure(sub.add_parser(cmd.name, help=cmd.help, description=cmd.help))
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    return COMMANDS[args.command].run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
