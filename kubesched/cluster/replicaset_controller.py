@@ -2,7 +2,7 @@
 
 Upstream: pkg/controller/replicaset/replica_set.go (syncReplicaSet, manageReplicas;
 also runs ReplicationControllers), pkg/controller/controller_utils.go
-(FilterActivePods, GetPodFromTemplate, getPodsLabelSet) and
+(FilterActivePods, GetPodFromTemplate) and
 pkg/controller/statefulset/stateful_set_utils.go (newStatefulSetPod).
 
 ReplicaSet / ReplicationController: a pod stops being active as soon as it carries
@@ -10,13 +10,15 @@ a deletionTimestamp (or is gone), so its replacement is created then, while the
 old pod may still be terminating: this is how preemption victims come back as new
 pending pods. StatefulSet: the replacement keeps the ordinal name, so it can only
 be created once the old pod has been removed (DELETED).
+Pods are built by kubesched.api.controllers.next_pod_for (template, labels,
+controller ownerReference, defaulting, priority from the cluster's
+PriorityClasses); the API server assigns the new pod's uid.
 Deviation: no replica counting or resync: exactly one replacement per pod that
 leaves, created on the loop ``CONTROLLER_DELAY_SECONDS`` after the watch event.
-Replacement names use a stable hash (utilrand's alphabet) instead of random
-characters. (kubesched.api.controllers did not provide ``next_pod_for`` yet, so
-this module keeps its own small template builder.) StatefulSet pods get no
-hostname/subdomain (the model has no such fields). The owner must exist in the API server (same namespace, same uid when
-the reference carries one) and not be terminating.
+ReplicaSet names ``<owner>-<5 chars>`` come from a stable hash of the owner and an
+ordinal counting up from ``spec.replicas`` (names in use are skipped) instead of
+random characters. The owner must exist in the API server (same namespace, same
+uid when the reference carries one) and not be terminating.
 """
 
 from __future__ import annotations
@@ -24,16 +26,18 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Final, Optional
 
-from kubesched.api.core import Pod, PodStatus
-from kubesched.api.meta import ObjectMeta, OwnerReference
-from kubesched.cluster.apiserver import APIServer, stable_suffix
+from kubesched.api.apps import StatefulSet
+from kubesched.api.controllers import STATEFUL_SET_POD_NAME_LABEL, next_pod_for
+from kubesched.api.core import Pod
+from kubesched.api.meta import OwnerReference
+from kubesched.cluster.apiserver import APIServer
 from kubesched.cluster.errors import APIError
 from kubesched.cluster.watch import DELETED, WatchEvent
 
 OWNER_KINDS: Final = ("ReplicaSet", "ReplicationController", "StatefulSet")
 CONTROLLER_DELAY_SECONDS: Final = 0.0
-STATEFULSET_POD_NAME_LABEL: Final = "statefulset.kubernetes.io/pod-name"
 CONTROLLER_LABEL: Final = "controller: replace pod"
+
 
 class ReplicaSetController:
     """Replaces pods owned (controller reference) by a ReplicaSet, RC or StatefulSet."""
@@ -41,7 +45,7 @@ class ReplicaSetController:
     def __init__(self, api: APIServer):
         self._api = api
         self._replaced: set[str] = set()
-        self._counter = 0
+        self._ordinals: dict[tuple[str, str, str], int] = {}
         self.stop = api.watch(self._on_pod, kinds=("Pod",))
 
     def _on_pod(self, event: WatchEvent) -> None:
@@ -60,12 +64,13 @@ class ReplicaSetController:
         owner = self._owner(pod.metadata.namespace, ref)
         if owner is None:
             return
-        if ref.kind == "StatefulSet":
-            replacement = new_stateful_set_pod(owner, pod.metadata.name)
+        if isinstance(owner, StatefulSet):
+            replacement = self._stateful_set_pod(owner, pod.metadata.name)
         else:
             replacement = self._next_pod(owner)
+        meta = dataclasses.replace(replacement.metadata, uid="")
         try:
-            self._api.create(replacement)
+            self._api.create(dataclasses.replace(replacement, metadata=meta))
         except APIError:
             return
 
@@ -80,36 +85,25 @@ class ReplicaSetController:
             return None
         return owner
 
+    def _classes(self) -> dict[str, Any]:
+        return {pc.metadata.name: pc for pc in self._api.list("PriorityClass")}
+
     def _next_pod(self, owner: Any) -> Pod:
-        ns, base = owner.metadata.namespace, owner.metadata.name
+        """A pod with a name no pod of the namespace uses yet."""
+        key = (type(owner).KIND, owner.metadata.namespace, owner.metadata.name)
+        taken = {p.metadata.name for p in self._api.list("Pod", owner.metadata.namespace)}
+        ordinal = self._ordinals.get(key, owner.spec.replicas or 1)
         while True:
-            self._counter += 1
-            name = f"{base}-{stable_suffix(f'{type(owner).KIND}/{ns}/{base}/{self._counter}')}"
-            if not any(p.metadata.name == name for p in self._api.list("Pod", ns)):
-                return pod_from_template(owner, name)
+            candidate = next_pod_for(owner, ordinal, self._classes())
+            ordinal += 1
+            if candidate.metadata.name not in taken:
+                self._ordinals[key] = ordinal
+                return candidate
 
-
-def controller_reference(owner: Any) -> OwnerReference:
-    """Upstream: metav1.NewControllerRef."""
-    return OwnerReference(api_version=type(owner).API_VERSION, kind=type(owner).KIND,
-                          name=owner.metadata.name, uid=owner.metadata.uid,
-                          controller=True, block_owner_deletion=True)
-
-
-def pod_from_template(owner: Any, name: str) -> Pod:
-    """Upstream: GetPodFromTemplate (labels, annotations, spec from the template; controller ref)."""
-    template = owner.spec.template
-    meta = ObjectMeta(name=name, generate_name=f"{owner.metadata.name}-",
-                      namespace=owner.metadata.namespace,
-                      labels=dict(template.metadata.labels),
-                      annotations=dict(template.metadata.annotations),
-                      owner_references=(controller_reference(owner),))
-    return Pod(metadata=meta, spec=template.spec, status=PodStatus())
-
-
-def new_stateful_set_pod(owner: Any, name: str) -> Pod:
-    """Upstream: newStatefulSetPod (ordinal name kept, pod-name label added)."""
-    pod = pod_from_template(owner, name)
-    labels = {**pod.metadata.labels, STATEFULSET_POD_NAME_LABEL: name}
-    return dataclasses.replace(pod, metadata=dataclasses.replace(pod.metadata, generate_name="",
-                                                                 labels=labels))
+    def _stateful_set_pod(self, owner: StatefulSet, name: str) -> Pod:
+        """Upstream: newStatefulSetPod for the ordinal of ``name`` (the name is kept)."""
+        head, _, tail = name.rpartition("-")
+        ordinal = int(tail) if tail.isdigit() and head == owner.metadata.name else 0
+        pod = next_pod_for(owner, ordinal, self._classes())
+        labels = {**pod.metadata.labels, STATEFUL_SET_POD_NAME_LABEL: name}
+        return dataclasses.replace(pod, metadata=dataclasses.replace(pod.metadata, name=name, labels=labels))

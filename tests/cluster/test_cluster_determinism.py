@@ -45,7 +45,7 @@ def test_same_operations_give_identical_sequences():
         (1.0, "MODIFIED", "Pod", "web-0"), (1.0, "MODIFIED", "Pod", "web-1"),  # kubelet: Running
         (5.0, "MODIFIED", "Pod", "web-0"),  # graceful delete starts
         (5.0, "MODIFIED", "Pod", "web-2"),  # nominated node
-        (5.0, "ADDED", "Pod", "web-qq7hn"),  # the ReplicaSet's replacement for web-0
+        (5.0, "ADDED", "Pod", "web-blw6x"),  # the ReplicaSet's replacement for web-0
         (35.0, "MODIFIED", "Pod", "web-0"), (35.0, "DELETED", "Pod", "web-0"),
     ]
     assert [rv for _, _, _, rv, _ in events] == [str(i) for i in range(1, len(events) + 1)]
@@ -53,4 +53,4 @@ def test_same_operations_give_identical_sequences():
         "kubelet: start pod default/web-0", "kubelet: start pod default/web-1",
         "controller: replace pod default/web-0", "kubelet: delete terminated pod default/web-0"]
     assert [o.metadata.name for o in objects] == ["web-2.0000000000000000", "n1", "n2", "web-1", "web-2",
-                                                  "web-qq7hn", "web"]
+                                                  "web-blw6x", "web"]

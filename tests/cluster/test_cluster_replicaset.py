@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
 
 from cluster_fakes import FakeLoop, owner_ref, pod, replica_set, stateful_set
+from kubesched.api.controllers import compute_hash
+from kubesched.api.meta import ObjectMeta
+from kubesched.api.names import object_uid
+from kubesched.api.scheduling import PriorityClass
 from kubesched.cluster import APIServer, ReplicaSetController
 
 
@@ -49,7 +54,8 @@ def test_statefulset_pod_comes_back_with_its_name_after_removal():
     loop.run()
     assert _pods(api) == [("web-abcde", "", False)]
     new = api.get("Pod", "default", "web-abcde")
-    assert new.metadata.labels == {"app": "web", "statefulset.kubernetes.io/pod-name": "web-abcde"}
+    assert new.metadata.labels == {"app": "web", "statefulset.kubernetes.io/pod-name": "web-abcde",
+                                   "controller-revision-hash": f"web-{compute_hash(owner.spec.template)}"}
     assert new.metadata.owner_references[0].kind == "StatefulSet"
 
 
@@ -92,3 +98,34 @@ def test_each_pod_is_replaced_once_and_names_are_deterministic():
         names.append([p.metadata.name for p in api.list("Pod")] + [first])
     assert names[0] == names[1]
     assert len(set(names[0])) == 2
+
+
+def test_statefulset_ordinal_pod_keeps_its_ordinal_name():
+    loop = FakeLoop()
+    api = APIServer(loop)
+    owner = api.create(stateful_set("db", {"app": "db"}))
+    ReplicaSetController(api)
+    api.create(pod("db-1", labels={"app": "db"}, owner=owner_ref(owner)))
+    api.delete("Pod", "default", "db-1")
+    loop.run()
+    new = api.get("Pod", "default", "db-1")
+    assert new.metadata.labels["statefulset.kubernetes.io/pod-name"] == "db-1"
+
+
+def test_replacement_is_defaulted_with_the_priority_of_its_class():
+    loop = FakeLoop()
+    api = APIServer(loop)
+    api.create(PriorityClass(metadata=ObjectMeta(name="high"), value=1000))
+    rs = replica_set("web", {"app": "web"})
+    rs = dataclasses.replace(rs, spec=dataclasses.replace(rs.spec, template=dataclasses.replace(
+        rs.spec.template, spec=dataclasses.replace(rs.spec.template.spec, priority_class_name="high"))))
+    owner = api.create(rs)
+    ReplicaSetController(api)
+    api.create(pod("web-old", owner=owner_ref(owner)))
+    api.delete("Pod", "default", "web-old")
+    loop.run()
+    [new] = api.list("Pod")
+    assert (new.spec.priority, new.spec.scheduler_name, new.spec.termination_grace_period_seconds) == (
+        1000, "default-scheduler", 30)
+    # the API server assigns the uid (not the loader's name-only hash)
+    assert new.metadata.uid != object_uid("Pod", "default", new.metadata.name)
