@@ -16,6 +16,7 @@ import dataclasses
 from typing import Final, Optional
 
 from kubesched.api.core import Pod, PodCondition, PodSpec, PodStatus
+from kubesched.api.defaults import DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS
 from kubesched.api.meta import Time
 
 POD_PENDING: Final = "Pending"
@@ -24,7 +25,6 @@ POD_SUCCEEDED: Final = "Succeeded"
 POD_FAILED: Final = "Failed"
 CONDITION_TRUE: Final = "True"
 POD_SCHEDULED: Final = "PodScheduled"
-DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS: Final = 30
 
 POD_UPDATE_FORBIDDEN: Final = (
     "spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`, "
