@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 Adapter = Callable[[dict, dict], dict]
 _ADAPTERS: dict[str, Adapter] = {}
+_BROKEN: dict[str, str] = {}  # adapter module -> why it failed to import
 _LOADED = False
 
 
@@ -31,7 +32,10 @@ def _load_adapters() -> None:
     if not _LOADED:
         for info in pkgutil.iter_modules(__path__):
             if not info.name.startswith("_"):
-                importlib.import_module(f"{__name__}.{info.name}")
+                try:
+                    importlib.import_module(f"{__name__}.{info.name}")
+                except ImportError as exc:  # one unfinished adapter must not hide the others
+                    _BROKEN[info.name] = f"{type(exc).__name__}: {exc}"
         _LOADED = True
 
 
@@ -45,7 +49,9 @@ def evaluate(case: dict, doc: dict | None = None) -> dict:
     doc = doc or {}
     adapter = adapter_for(doc)
     if adapter is None:
-        raise LookupError(f"no conformance adapter for plugin {doc.get('plugin')!r}")
+        broken = "; ".join(f"{m}: {why}" for m, why in _BROKEN.items())
+        raise LookupError(f"no conformance adapter for plugin {doc.get('plugin')!r}"
+                          + (f" (adapter modules that failed to import: {broken})" if broken else ""))
     return adapter(case, doc)
 
 
@@ -65,7 +71,7 @@ def run_case(case: dict, doc: dict) -> list[str]:
         got = evaluate(case, doc)
     except Exception as exc:  # noqa: BLE001 - a crash is a failing case, reported as such
         return [f"raised {type(exc).__name__}: {exc}"]
-    return compare(case["expect"], got)
+    return compare(case.get("expect", {}), got)
 
 
 __all__ = ["register", "evaluate", "compare", "run_case", "case_id", "adapter_for", "Any"]
