@@ -1,0 +1,492 @@
+"""The framework runtime: builds a profile's plugins and runs them at each extension point.
+
+Upstream: pkg/scheduler/framework/v1alpha1/framework.go @ v1.18 (NewFramework,
+updatePluginList, pluginsNeeded, QueueSortFunc, RunPreFilterPlugins,
+RunPreFilterExtensionAddPod/RemovePod, RunFilterPlugins, RunPreScorePlugins,
+RunScorePlugins, RunReservePlugins, RunUnreservePlugins, RunPermitPlugins, WaitOnPermit,
+RunPreBindPlugins, RunBindPlugins, RunPostBindPlugins, SnapshotSharedLister,
+IterateOverWaitingPods, GetWaitingPod, RejectWaitingPod, HasFilterPlugins,
+HasScorePlugins, ListPlugins, ClientSet, VolumeBinder).
+
+Semantics kept from 1.18: one instance per plugin shared by every extension point; a
+plugin's weight is taken from the last extension point (in upstream's list order) that
+enables it, 0 becomes 1; Filter stops at a node's first non-success unless
+``run_all_filters``; Unreserve and PostBind run every plugin in configured order and
+ignore results; a Permit ``Wait`` is capped at 15 minutes.
+
+Deviations:
+- Upstream instantiates plugins ranging over the registry (a Go map); here in registry order,
+  which only matters for which factory error is reported first.
+- RunScorePlugins runs nodes and plugins in parallel upstream; here nodes in the given order,
+  plugins in configured order, and the first failure in that order is reported.
+- ``wait_on_permit`` does not block: it takes a callback (see ``waiting_pods_map``).
+- ``observer`` (not upstream) is called after every plugin call with a ``PluginCall`` record,
+  for the trace; plugins do not know about it.
+- Metrics (``framework_extension_point_duration_seconds`` …) are not recorded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Optional, Protocol, Sequence
+
+from kubesched.scheduler.framework.v1alpha1.interface import (
+    MAX_NODE_SCORE, MAX_TOTAL_SCORE, MIN_NODE_SCORE, BindPlugin, Code, FilterPlugin, NodeScore,
+    PermitPlugin, PostBindPlugin, PreBindPlugin, PreFilterPlugin, PreScorePlugin, QueueSortPlugin,
+    ReservePlugin, ScorePlugin, Status, UnreservePlugin, is_success)
+from kubesched.scheduler.framework.v1alpha1.plugin_args import Plugin, PluginConfig, raw_to_mapping
+from kubesched.scheduler.framework.v1alpha1.waiting_pods_map import Timers, WaitingPod, WaitingPodsMap
+
+MAX_TIMEOUT = 15 * 60.0  # maxTimeout: 15 minutes, in seconds
+
+# Extension point names as upstream's constants (metrics labels, trace records).
+FILTER, PRE_FILTER, PRE_FILTER_EXTENSION_ADD_POD = "Filter", "PreFilter", "PreFilterExtensionAddPod"
+PRE_FILTER_EXTENSION_REMOVE_POD, PRE_SCORE, SCORE = "PreFilterExtensionRemovePod", "PreScore", "Score"
+SCORE_EXTENSION_NORMALIZE, PRE_BIND, BIND, POST_BIND = "ScoreExtensionNormalize", "PreBind", "Bind", "PostBind"
+RESERVE, UNRESERVE, PERMIT = "Reserve", "Unreserve", "Permit"
+
+# getExtensionPoints order: (config attribute, Protocol, interface name).
+EXTENSION_POINTS: tuple[tuple[str, type, str], ...] = (
+    ("pre_filter", PreFilterPlugin, "PreFilterPlugin"),
+    ("filter", FilterPlugin, "FilterPlugin"),
+    ("reserve", ReservePlugin, "ReservePlugin"),
+    ("pre_score", PreScorePlugin, "PreScorePlugin"),
+    ("score", ScorePlugin, "ScorePlugin"),
+    ("pre_bind", PreBindPlugin, "PreBindPlugin"),
+    ("bind", BindPlugin, "BindPlugin"),
+    ("post_bind", PostBindPlugin, "PostBindPlugin"),
+    ("unreserve", UnreservePlugin, "UnreservePlugin"),
+    ("permit", PermitPlugin, "PermitPlugin"),
+    ("queue_sort", QueueSortPlugin, "QueueSortPlugin"),
+)
+
+PluginToStatus = dict[str, Status]
+PluginToNodeScores = dict[str, list[NodeScore]]
+
+
+class FrameworkInitError(ValueError):
+    """``NewFramework`` failed; the text is upstream's error."""
+
+
+@dataclass(frozen=True, slots=True)
+class PluginCall:
+    """One plugin call, as the observer sees it (not upstream).
+
+    ``node`` is the node name for per-node calls, else ""; ``score`` the raw score of a
+    Score call; ``scores`` the list after a NormalizeScore call; ``timeout`` the (capped)
+    wait of a Permit call.
+    """
+
+    extension_point: str
+    plugin: str
+    pod: Any
+    node: str = ""
+    status: Optional[Status] = None
+    score: Optional[int] = None
+    scores: tuple[tuple[str, int], ...] = ()
+    timeout: Optional[float] = None
+
+
+class PluginObserver(Protocol):
+    def __call__(self, call: PluginCall) -> None: ...
+
+
+def go_quote(text: str) -> str:
+    """Go's ``%q`` for the plain strings used in messages."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+    return f'"{escaped}"'
+
+
+def _pod_name(pod: Any) -> str:
+    return pod.metadata.name if pod is not None else ""
+
+
+def _node_name(node_info: Any) -> str:
+    return node_info.node_name() if node_info is not None else ""
+
+
+class Framework:
+    """``framework``: the plugins of one profile, and the FrameworkHandle given to them."""
+
+    def __init__(self, registry: Mapping[str, Callable[[Any, Any], Any]], plugins: Any,
+                 plugin_configs: Sequence[PluginConfig] = (), *, client_set: Any = None,
+                 listers: Any = None, snapshot_shared_lister: Any = None, volume_binder: Any = None,
+                 informer_factory: Any = None, run_all_filters: bool = False,
+                 loop: Optional[Timers] = None, observer: Optional[PluginObserver] = None) -> None:
+        self.registry = registry
+        self._client_set = client_set
+        self._listers = listers
+        self._snapshot_shared_lister = snapshot_shared_lister
+        self._volume_binder = volume_binder
+        self._informer_factory = informer_factory
+        self.run_all_filters = run_all_filters
+        self._loop = loop
+        self.observer = observer
+        self.waiting_pods = WaitingPodsMap()
+        self.plugin_name_to_weight: dict[str, int] = {}
+        self.plugins_by_point: dict[str, list[Any]] = {attr: [] for attr, _, _ in EXTENSION_POINTS}
+        if plugins is not None:
+            self._build(plugins, plugin_configs)
+
+    # ------------------------------------------------------------------ construction (NewFramework)
+    def _build(self, plugins: Any, plugin_configs: Sequence[PluginConfig]) -> None:
+        needed = plugins_needed(plugins)
+        args: dict[str, Any] = {}
+        for cfg in plugin_configs:
+            if cfg.name in args:
+                raise FrameworkInitError(f"repeated config for plugin {cfg.name}")
+            args[cfg.name] = cfg.args
+        instances = self._instantiate(needed, args)
+        for attr, proto, iface in EXTENSION_POINTS:
+            self.plugins_by_point[attr] = _plugin_list(getattr(plugins, attr, None), instances, proto, iface)
+        for pl in self.plugins_by_point["score"]:
+            if self.plugin_name_to_weight.get(pl.name(), 0) == 0:
+                raise FrameworkInitError(f"score plugin {go_quote(pl.name())} is not configured with weight")
+        if not self.plugins_by_point["queue_sort"]:
+            raise FrameworkInitError("no queue sort plugin is enabled")
+        if len(self.plugins_by_point["queue_sort"]) > 1:
+            raise FrameworkInitError("only one queue sort plugin can be enabled")
+        if not self.plugins_by_point["bind"]:
+            raise FrameworkInitError("at least one bind plugin is needed")
+
+    def _instantiate(self, needed: Mapping[str, Plugin], args: Mapping[str, Any]) -> dict[str, Any]:
+        instances: dict[str, Any] = {}
+        total = 0
+        for name, factory in self.registry.items():
+            if name not in needed:
+                continue
+            try:
+                instances[name] = factory(raw_to_mapping(args.get(name)), self)
+            except Exception as exc:  # noqa: BLE001 - a factory error is a config error upstream
+                raise FrameworkInitError(f"error initializing plugin {go_quote(name)}: {exc}") from exc
+            weight = needed[name].weight or 1
+            self.plugin_name_to_weight[name] = weight
+            if weight * MAX_NODE_SCORE > MAX_TOTAL_SCORE - total:
+                raise FrameworkInitError("total score of Score plugins could overflow")
+            total += weight * MAX_NODE_SCORE
+        return instances
+
+    # ------------------------------------------------------------------ queue sort
+    def queue_sort_func(self) -> Callable[[Any, Any], bool]:
+        """``QueueSortFunc``: the single QueueSort plugin's ``less``."""
+        plugins = self.plugins_by_point["queue_sort"]
+        if not plugins:
+            raise RuntimeError("No QueueSort plugin is registered in the framework.")
+        return plugins[0].less
+
+    # ------------------------------------------------------------------ scheduling cycle
+    def run_pre_filter_plugins(self, state: Any, pod: Any) -> Optional[Status]:
+        for pl in self.plugins_by_point["pre_filter"]:
+            status = pl.pre_filter(state, pod)
+            self._observe(PRE_FILTER, pl, pod, status=status)
+            if not is_success(status):
+                if status.is_unschedulable():
+                    return Status(status.code, (f"rejected by {go_quote(pl.name())} at prefilter: {status.message()}",))
+                return _error(f"error while running {go_quote(pl.name())} prefilter plugin for pod "
+                              f"{go_quote(_pod_name(pod))}: {status.message()}")
+        return None
+
+    def run_pre_filter_extension_add_pod(self, state: Any, pod_to_schedule: Any, pod_to_add: Any,
+                                         node_info: Any) -> Optional[Status]:
+        return self._run_pre_filter_extension(PRE_FILTER_EXTENSION_ADD_POD, "AddPod", state,
+                                              pod_to_schedule, pod_to_add, node_info)
+
+    def run_pre_filter_extension_remove_pod(self, state: Any, pod_to_schedule: Any, pod_to_remove: Any,
+                                            node_info: Any) -> Optional[Status]:
+        return self._run_pre_filter_extension(PRE_FILTER_EXTENSION_REMOVE_POD, "RemovePod", state,
+                                              pod_to_schedule, pod_to_remove, node_info)
+
+    def _run_pre_filter_extension(self, point: str, op: str, state: Any, pod_to_schedule: Any,
+                                  other: Any, node_info: Any) -> Optional[Status]:
+        for pl in self.plugins_by_point["pre_filter"]:
+            ext = pl.pre_filter_extensions()
+            if ext is None:
+                continue
+            call = ext.add_pod if op == "AddPod" else ext.remove_pod
+            status = call(state, pod_to_schedule, other, node_info)
+            self._observe(point, pl, pod_to_schedule, _node_name(node_info), status)
+            if not is_success(status):
+                return _error(f"error while running {op} for plugin {go_quote(pl.name())} while scheduling pod "
+                              f"{go_quote(_pod_name(pod_to_schedule))}: {status.message()}")
+        return None
+
+    def run_filter_plugins(self, state: Any, pod: Any, node_info: Any) -> PluginToStatus:
+        """``RunFilterPlugins``: plugin name → non-success status (empty: the node fits)."""
+        statuses: PluginToStatus = {}
+        observe = self.observer is not None
+        for pl in self.plugins_by_point["filter"]:
+            status = pl.filter(state, pod, node_info)
+            if observe:
+                self._observe(FILTER, pl, pod, _node_name(node_info), status)
+            if not is_success(status):
+                if not status.is_unschedulable():
+                    return {pl.name(): _error(f"running {go_quote(pl.name())} filter plugin for pod "
+                                              f"{go_quote(_pod_name(pod))}: {status.message()}")}
+                statuses[pl.name()] = status
+                if not self.run_all_filters:
+                    return statuses
+        return statuses
+
+    def run_pre_score_plugins(self, state: Any, pod: Any, nodes: list[Any]) -> Optional[Status]:
+        for pl in self.plugins_by_point["pre_score"]:
+            status = pl.pre_score(state, pod, nodes)
+            self._observe(PRE_SCORE, pl, pod, status=status)
+            if not is_success(status):
+                return _error(f"error while running {go_quote(pl.name())} prescore plugin for pod "
+                              f"{go_quote(_pod_name(pod))}: {status.message()}")
+        return None
+
+    def run_score_plugins(self, state: Any, pod: Any,
+                          nodes: list[Any]) -> tuple[Optional[PluginToNodeScores], Optional[Status]]:
+        """``RunScorePlugins``: Score per node → NormalizeScore → range check → × weight."""
+        plugins = self.plugins_by_point["score"]
+        result: PluginToNodeScores = {pl.name(): [NodeScore("", 0) for _ in nodes] for pl in plugins}
+        failure = self._score_nodes(state, pod, nodes, plugins, result)
+        if failure is not None:
+            return None, _error(f"error while running score plugin for pod {go_quote(_pod_name(pod))}: {failure}")
+        failure = self._normalize(state, pod, plugins, result)
+        if failure is not None:
+            return None, _error(f"error while running normalize score plugin for pod "
+                                f"{go_quote(_pod_name(pod))}: {failure}")
+        failure = self._apply_weights(plugins, result)
+        if failure is not None:
+            return None, _error(f"error while applying score defaultWeights for pod "
+                                f"{go_quote(_pod_name(pod))}: {failure}")
+        return result, None
+
+    def _score_nodes(self, state: Any, pod: Any, nodes: list[Any], plugins: list[Any],
+                     result: PluginToNodeScores) -> Optional[str]:
+        observe = self.observer is not None
+        for index, node in enumerate(nodes):
+            node_name = node.metadata.name
+            for pl in plugins:
+                score, status = pl.score(state, pod, node_name)
+                if observe:
+                    self._observe(SCORE, pl, pod, node_name, status, score=score)
+                if not is_success(status):
+                    return status.message()
+                result[pl.name()][index] = NodeScore(node_name, score)
+        return None
+
+    def _normalize(self, state: Any, pod: Any, plugins: list[Any], result: PluginToNodeScores) -> Optional[str]:
+        for pl in plugins:
+            ext = pl.score_extensions()
+            if ext is None:
+                continue
+            scores = result[pl.name()]
+            status = ext.normalize_score(state, pod, scores)
+            if self.observer is not None:
+                self._observe(SCORE_EXTENSION_NORMALIZE, pl, pod, status=status,
+                              scores=tuple((s.name, s.score) for s in scores))
+            if not is_success(status):
+                return f"normalize score plugin {go_quote(pl.name())} failed with error {status.message()}"
+        return None
+
+    def _apply_weights(self, plugins: list[Any], result: PluginToNodeScores) -> Optional[str]:
+        for pl in plugins:
+            weight = self.plugin_name_to_weight[pl.name()]
+            for node_score in result[pl.name()]:
+                if node_score.score > MAX_NODE_SCORE or node_score.score < MIN_NODE_SCORE:
+                    return (f"score plugin {go_quote(pl.name())} returns an invalid score {node_score.score}, "
+                            f"it should in the range of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing")
+                node_score.score = node_score.score * weight
+        return None
+
+    def run_reserve_plugins(self, state: Any, pod: Any, node_name: str) -> Optional[Status]:
+        for pl in self.plugins_by_point["reserve"]:
+            status = pl.reserve(state, pod, node_name)
+            self._observe(RESERVE, pl, pod, node_name, status)
+            if not is_success(status):
+                return _error(f"error while running {go_quote(pl.name())} reserve plugin for pod "
+                              f"{go_quote(_pod_name(pod))}: {status.message()}")
+        return None
+
+    def run_unreserve_plugins(self, state: Any, pod: Any, node_name: str) -> None:
+        """``RunUnreservePlugins``: every plugin, in configured order (1.18 does not reverse)."""
+        for pl in self.plugins_by_point["unreserve"]:
+            pl.unreserve(state, pod, node_name)
+            self._observe(UNRESERVE, pl, pod, node_name)
+
+    def run_permit_plugins(self, state: Any, pod: Any, node_name: str) -> Optional[Status]:
+        """``RunPermitPlugins``; on Wait the pod joins the waiting-pods map with one timer per plugin."""
+        waits: dict[str, float] = {}
+        for pl in self.plugins_by_point["permit"]:
+            status, timeout = pl.permit(state, pod, node_name)
+            if status is not None and status.code == Code.WAIT:
+                timeout = min(timeout, MAX_TIMEOUT)
+            self._observe(PERMIT, pl, pod, node_name, status, timeout=timeout)
+            if is_success(status):
+                continue
+            if status.is_unschedulable():
+                return Status(status.code, (f"rejected pod {go_quote(_pod_name(pod))} by permit plugin "
+                                            f"{go_quote(pl.name())}: {status.message()}",))
+            if status.code != Code.WAIT:
+                return _error(f"error while running {go_quote(pl.name())} permit plugin for pod "
+                              f"{go_quote(_pod_name(pod))}: {status.message()}")
+            waits[pl.name()] = timeout
+        if waits:
+            self.waiting_pods.add(WaitingPod(pod, waits, self.loop))
+            return Status(Code.WAIT, (f"one or more plugins asked to wait and no plugin rejected pod "
+                                      f"{go_quote(_pod_name(pod))}",))
+        return None
+
+    # ------------------------------------------------------------------ binding cycle
+    def wait_on_permit(self, pod: Any, on_done: Callable[[Optional[Status]], None]) -> None:
+        """``WaitOnPermit`` without blocking: ``on_done(status)`` gets what upstream returns.
+
+        Not a waiting pod, or a signal already buffered → ``on_done`` runs now. Otherwise it
+        runs from the loop after the Allow/Reject/timeout that ends the wait. The pod leaves
+        the waiting-pods map just before ``on_done`` runs.
+        """
+        uid = pod.metadata.uid
+        wp = self.waiting_pods.get(uid)
+        if wp is None:
+            on_done(None)
+            return
+
+        def receive(signal: Status) -> None:
+            self.waiting_pods.remove(uid)
+            on_done(_wait_result(pod, signal))
+
+        wp.subscribe(receive)
+
+    def run_pre_bind_plugins(self, state: Any, pod: Any, node_name: str) -> Optional[Status]:
+        for pl in self.plugins_by_point["pre_bind"]:
+            status = pl.pre_bind(state, pod, node_name)
+            self._observe(PRE_BIND, pl, pod, node_name, status)
+            if not is_success(status):
+                return _error(f"error while running {go_quote(pl.name())} prebind plugin for pod "
+                              f"{go_quote(_pod_name(pod))}: {status.message()}")
+        return None
+
+    def run_bind_plugins(self, state: Any, pod: Any, node_name: str) -> Optional[Status]:
+        """``RunBindPlugins``: Skip passes to the next binder; all skipped → the last Skip."""
+        plugins = self.plugins_by_point["bind"]
+        if not plugins:
+            return Status(Code.SKIP, ("",))
+        status: Optional[Status] = None
+        for pl in plugins:
+            status = pl.bind(state, pod, node_name)
+            self._observe(BIND, pl, pod, node_name, status)
+            if status is not None and status.code == Code.SKIP:
+                continue
+            if not is_success(status):
+                meta = pod.metadata
+                return _error(f'plugin {go_quote(pl.name())} failed to bind pod "{meta.namespace}/{meta.name}": '
+                              f"{status.message()}")
+            return status
+        return status
+
+    def run_post_bind_plugins(self, state: Any, pod: Any, node_name: str) -> None:
+        for pl in self.plugins_by_point["post_bind"]:
+            pl.post_bind(state, pod, node_name)
+            self._observe(POST_BIND, pl, pod, node_name)
+
+    # ------------------------------------------------------------------ handle
+    @property
+    def loop(self) -> Timers:
+        """The loop permit timers run on; a private one if none was given (tests drive it)."""
+        if self._loop is None:
+            from kubesched.sim.loop import EventLoop
+            self._loop = EventLoop()
+        return self._loop
+
+    def snapshot_shared_lister(self) -> Any:
+        return self._snapshot_shared_lister
+
+    def listers(self) -> Any:
+        return self._listers
+
+    def client_set(self) -> Any:
+        return self._client_set
+
+    def shared_informer_factory(self) -> Any:
+        return self._informer_factory
+
+    def volume_binder(self) -> Any:
+        return self._volume_binder
+
+    def iterate_over_waiting_pods(self, callback: Callable[[WaitingPod], object]) -> None:
+        self.waiting_pods.iterate(callback)
+
+    def get_waiting_pod(self, uid: str) -> Optional[WaitingPod]:
+        return self.waiting_pods.get(uid)
+
+    def reject_waiting_pod(self, uid: str) -> None:
+        wp = self.waiting_pods.get(uid)
+        if wp is not None:
+            wp.reject("removed")
+
+    def has_filter_plugins(self) -> bool:
+        return bool(self.plugins_by_point["filter"])
+
+    def has_score_plugins(self) -> bool:
+        return bool(self.plugins_by_point["score"])
+
+    def plugin_weight(self, name: str) -> int:
+        return self.plugin_name_to_weight.get(name, 0)
+
+    def list_plugins(self) -> Optional[dict[str, list[Plugin]]]:
+        """``ListPlugins``: interface name → configured plugins (weights for Score only)."""
+        out: dict[str, list[Plugin]] = {}
+        for attr, _, iface in EXTENSION_POINTS:
+            names = [pl.name() for pl in self.plugins_by_point[attr]]
+            if names:
+                out[iface] = [Plugin(n, self.plugin_name_to_weight.get(n, 0) if attr == "score" else 0)
+                              for n in names]
+        return out or None
+
+    # ------------------------------------------------------------------ observer
+    def _observe(self, point: str, pl: Any, pod: Any, node: str = "", status: Optional[Status] = None,
+                 **extra: Any) -> None:
+        if self.observer is not None:
+            self.observer(PluginCall(point, pl.name(), pod, node, status, **extra))
+
+
+def new_framework(registry: Mapping[str, Callable[[Any, Any], Any]], plugins: Any,
+                  plugin_configs: Sequence[PluginConfig] = (), **options: Any) -> Framework:
+    """``NewFramework``; raises ``FrameworkInitError`` with upstream's message."""
+    return Framework(registry, plugins, plugin_configs, **options)
+
+
+def plugins_needed(plugins: Any) -> dict[str, Plugin]:
+    """``pluginsNeeded``: every enabled name; the last extension point listing it sets the weight."""
+    needed: dict[str, Plugin] = {}
+    if plugins is None:
+        return needed
+    for attr, _, _ in EXTENSION_POINTS:
+        plugin_set = getattr(plugins, attr, None)
+        for pg in (plugin_set.enabled if plugin_set is not None else ()):
+            needed[pg.name] = pg
+    return needed
+
+
+def _plugin_list(plugin_set: Any, instances: Mapping[str, Any], proto: type, iface: str) -> list[Any]:
+    """``updatePluginList``: the instances for one extension point, in configured order."""
+    if plugin_set is None:
+        return []
+    out, seen = [], set()
+    for pg in plugin_set.enabled:
+        pl = instances.get(pg.name)
+        if pl is None:
+            raise FrameworkInitError(f"{iface} {go_quote(pg.name)} does not exist")
+        if not isinstance(pl, proto):
+            raise FrameworkInitError(f"plugin {go_quote(pg.name)} does not extend {iface} plugin")
+        if pg.name in seen:
+            raise FrameworkInitError(f"plugin {go_quote(pg.name)} already registered as {go_quote(iface)}")
+        seen.add(pg.name)
+        out.append(pl)
+    return out
+
+
+def _wait_result(pod: Any, signal: Status) -> Optional[Status]:
+    if signal.is_success():
+        return None
+    if signal.is_unschedulable():
+        return Status(signal.code, (f"pod {go_quote(_pod_name(pod))} rejected while waiting on permit: "
+                                    f"{signal.message()}",))
+    return _error(f"error received while waiting on permit for pod {go_quote(_pod_name(pod))}: {signal.message()}")
+
+
+def _error(msg: str) -> Status:
+    return Status(Code.ERROR, (msg,))
