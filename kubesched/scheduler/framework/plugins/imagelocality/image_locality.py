@@ -1,0 +1,83 @@
+"""ImageLocality: prefer nodes that already hold the pod's container images.
+
+Upstream: pkg/scheduler/framework/plugins/imagelocality/image_locality.go
+(ImageLocality.Name, Score, ScoreExtensions, New, calculatePriority, sumImageScores,
+scaledImageScore, normalizedImageName).
+
+Each image counts its size scaled by the share of nodes that hold it (to avoid piling
+pods onto the few nodes that pulled an image first); the sum is mapped linearly from
+[23 MiB, 1000 MiB] onto [0, 100]. Init containers are ignored, as upstream.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Optional, Sequence
+
+from kubesched.api.core import Container, Pod
+from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
+from kubesched.scheduler.framework.v1alpha1.interface import (
+    MAX_NODE_SCORE, Code, ScorePlugin, Status)
+from kubesched.scheduler.nodeinfo.node_info import ImageStateSummary, NodeInfo
+
+NAME: Final = "ImageLocality"
+MB: Final = 1024 * 1024
+MIN_THRESHOLD: Final = 23 * MB
+MAX_THRESHOLD: Final = 1000 * MB
+DEFAULT_IMAGE_TAG: Final = "latest"  # pkg/util/parsers.DefaultImageTag
+
+
+class ImageLocality:
+    """Score-only plugin (no NormalizeScore in v1.18)."""
+
+    def __init__(self, handle: object) -> None:
+        self.handle = handle
+
+    def name(self) -> str:
+        return NAME
+
+    def score(self, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
+        """Upstream: (*ImageLocality).Score."""
+        lister = self.handle.snapshot_shared_lister().node_infos()
+        try:
+            node_info = lister.get(node_name)
+        except LookupError as err:
+            return 0, Status(Code.ERROR, (f'getting node "{node_name}" from Snapshot: {err}',))
+        total_num_nodes = len(lister.list())
+        return calculate_priority(sum_image_scores(node_info, pod.spec.containers, total_num_nodes)), None
+
+    def score_extensions(self) -> None:
+        return None
+
+
+def calculate_priority(sum_scores: int) -> int:
+    """Upstream: calculatePriority. Clamp to the thresholds, then scale to [0, MaxNodeScore]."""
+    sum_scores = min(max(sum_scores, MIN_THRESHOLD), MAX_THRESHOLD)
+    return MAX_NODE_SCORE * (sum_scores - MIN_THRESHOLD) // (MAX_THRESHOLD - MIN_THRESHOLD)
+
+
+def sum_image_scores(node_info: NodeInfo, containers: Sequence[Container], total_num_nodes: int) -> int:
+    """Upstream: sumImageScores (regular containers only)."""
+    states = node_info.image_states
+    return sum(scaled_image_score(states[name], total_num_nodes)
+               for name in (normalized_image_name(c.image) for c in containers) if name in states)
+
+
+def scaled_image_score(image_state: ImageStateSummary, total_num_nodes: int) -> int:
+    """Upstream: scaledImageScore. float64 arithmetic, truncated toward zero as Go's int64()."""
+    spread = float(image_state.num_nodes) / float(total_num_nodes)
+    return int(float(image_state.size) * spread)
+
+
+def normalized_image_name(name: str) -> str:
+    """Upstream: normalizedImageName. Append ``:latest`` when the name carries no tag."""
+    if name.rfind(":") <= name.rfind("/"):
+        name = name + ":" + DEFAULT_IMAGE_TAG
+    return name
+
+
+def new(args: dict | None, handle: object) -> ImageLocality:
+    """Upstream: New (no args)."""
+    return ImageLocality(handle)
+
+
+_s: ScorePlugin = ImageLocality(None)

@@ -1,0 +1,89 @@
+"""NodeAffinity: filter by nodeSelector and required node affinity; score preferred terms.
+
+Upstream: pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go
+(NodeAffinity.Name, Filter, Score, NormalizeScore, ScoreExtensions, New); the matching
+itself is helper.PodMatchesNodeSelectorAndAffinityTerms.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Optional
+
+from kubesched.api import v1helper
+from kubesched.api.core import Node, Pod
+from kubesched.api.labels import SelectorError
+from kubesched.scheduler.framework.plugins.helper.node_affinity import (
+    pod_matches_node_selector_and_affinity_terms)
+from kubesched.scheduler.framework.plugins.helper.normalize_score import default_normalize_score
+from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
+from kubesched.scheduler.framework.v1alpha1.interface import (
+    MAX_NODE_SCORE, Code, FilterPlugin, NodeScoreList, ScorePlugin, Status)
+from kubesched.scheduler.nodeinfo.node_info import NodeInfo
+
+NAME: Final = "NodeAffinity"
+ERR_REASON: Final = "node(s) didn't match node selector"
+
+
+class NodeAffinity:
+    """Filter + Score (+ NormalizeScore) plugin over node labels."""
+
+    def __init__(self, handle: object) -> None:
+        self.handle = handle
+
+    def name(self) -> str:
+        return NAME
+
+    def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Optional[Status]:
+        """Upstream: (*NodeAffinity).Filter."""
+        if node_info is None or node_info.node is None:
+            return Status(Code.ERROR, ("node not found",))
+        if not pod_matches_node_selector_and_affinity_terms(pod, node_info.node):
+            return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (ERR_REASON,))
+        return None
+
+    def score(self, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
+        """Upstream: (*NodeAffinity).Score. Sum of the weights of matching preferred terms."""
+        try:
+            node_info = self.handle.snapshot_shared_lister().node_infos().get(node_name)
+        except LookupError as err:
+            return 0, Status(Code.ERROR, (f'getting node "{node_name}" from Snapshot: {err}',))
+        if node_info.node is None:
+            return 0, Status(Code.ERROR, (f'getting node "{node_name}" from Snapshot: <nil>',))
+        try:
+            return preferred_score(pod, node_info.node), None
+        except SelectorError as err:
+            return 0, Status(Code.ERROR, (str(err),))
+
+    def normalize_score(self, state: CycleState, pod: Pod, scores: NodeScoreList) -> Optional[Status]:
+        """Upstream: (*NodeAffinity).NormalizeScore."""
+        return default_normalize_score(MAX_NODE_SCORE, False, scores)
+
+    def score_extensions(self) -> "NodeAffinity":
+        return self
+
+
+def preferred_score(pod: Pod, node: Node) -> int:
+    """The body of Score: only ``preference.matchExpressions`` count (matchFields are ignored).
+
+    An empty matchExpressions list selects nothing; a malformed one raises SelectorError.
+    """
+    affinity = pod.spec.affinity
+    if affinity is None or affinity.node_affinity is None:
+        return 0
+    count = 0
+    for term in affinity.node_affinity.preferred_during_scheduling_ignored_during_execution:
+        if term.weight == 0:
+            continue
+        selector = v1helper.node_selector_requirements_as_selector(term.preference.match_expressions)
+        if selector.matches(node.metadata.labels):
+            count += term.weight
+    return count
+
+
+def new(args: dict | None, handle: object) -> NodeAffinity:
+    """Upstream: New (no args)."""
+    return NodeAffinity(handle)
+
+
+_f: FilterPlugin = NodeAffinity(None)
+_s: ScorePlugin = NodeAffinity(None)

@@ -1,0 +1,1 @@
+"""Upstream: pkg/scheduler/framework/plugins/nodepreferavoidpods."""

@@ -1,0 +1,64 @@
+"""NodePreferAvoidPods: score 0 on nodes whose preferAvoidPods annotation names the pod's
+ReplicationController/ReplicaSet, 100 elsewhere.
+
+Upstream: pkg/scheduler/framework/plugins/nodepreferavoidpods/node_prefer_avoid_pods.go
+(NodePreferAvoidPods.Name, Score, ScoreExtensions, New). The default profile weighs it 10000.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Optional
+
+from kubesched.api import v1helper
+from kubesched.api.core import Node, Pod
+from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
+from kubesched.scheduler.framework.v1alpha1.interface import (
+    MAX_NODE_SCORE, Code, ScorePlugin, Status)
+
+NAME: Final = "NodePreferAvoidPods"
+_AVOIDABLE_CONTROLLER_KINDS: Final = ("ReplicationController", "ReplicaSet")
+
+
+class NodePreferAvoidPods:
+    """Score-only plugin (no NormalizeScore)."""
+
+    def __init__(self, handle: object) -> None:
+        self.handle = handle
+
+    def name(self) -> str:
+        return NAME
+
+    def score(self, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
+        """Upstream: (*NodePreferAvoidPods).Score."""
+        try:
+            node_info = self.handle.snapshot_shared_lister().node_infos().get(node_name)
+        except LookupError as err:
+            return 0, Status(Code.ERROR, (f'getting node "{node_name}" from Snapshot: {err}',))
+        if node_info.node is None:
+            return 0, Status(Code.ERROR, ("node not found",))
+        return score_node(pod, node_info.node), None
+
+    def score_extensions(self) -> None:
+        return None
+
+
+def score_node(pod: Pod, node: Node) -> int:
+    """0 if the node asks to avoid the pod's RC/RS controller, else MaxNodeScore."""
+    ref = pod.metadata.controller_ref()
+    if ref is None or ref.kind not in _AVOIDABLE_CONTROLLER_KINDS:
+        return MAX_NODE_SCORE
+    try:
+        avoids = v1helper.get_avoid_pods_from_node_annotations(node.metadata.annotations)
+    except ValueError:
+        return MAX_NODE_SCORE  # an unreadable annotation: assume the node is fine
+    if any(kind == ref.kind and uid == ref.uid for kind, uid in avoids):
+        return 0
+    return MAX_NODE_SCORE
+
+
+def new(args: dict | None, handle: object) -> NodePreferAvoidPods:
+    """Upstream: New (no args)."""
+    return NodePreferAvoidPods(handle)
+
+
+_s: ScorePlugin = NodePreferAvoidPods(None)

@@ -1,0 +1,68 @@
+"""NodeResourcesMostAllocated: prefer nodes whose cpu and memory are already most used (bin packing).
+
+Upstream: pkg/scheduler/framework/plugins/noderesources/most_allocated.go
+(MostAllocated.Name, Score, ScoreExtensions, NewMostAllocated, mostResourceScorer,
+mostRequestedScore).
+
+Per resource: requested × 100 / capacity (0 when capacity is 0 or exceeded); node score: the
+weighted mean over cpu and memory (weights 1), integer division.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Optional
+
+from kubesched.api.core import Pod
+from kubesched.scheduler.framework.plugins.noderesources.resource_allocation import (
+    DEFAULT_REQUESTED_RATIO_RESOURCES, ResourceAllocationScorer, ResourceToValueMap, get_node_info, go_div)
+from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
+from kubesched.scheduler.framework.v1alpha1.interface import MAX_NODE_SCORE, Code, ScorePlugin, Status
+
+NAME: Final = "NodeResourcesMostAllocated"
+
+
+class MostAllocated:
+    """Score-only plugin (no NormalizeScore)."""
+
+    def __init__(self, handle: object) -> None:
+        self.handle = handle
+        self.scorer = ResourceAllocationScorer(NAME, most_resource_scorer, DEFAULT_REQUESTED_RATIO_RESOURCES)
+
+    def name(self) -> str:
+        return NAME
+
+    def score(self, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
+        """Upstream: (*MostAllocated).Score."""
+        node_info, err = get_node_info(self.handle, node_name)
+        if node_info is None or node_info.node is None:
+            return 0, Status(Code.ERROR, (
+                f'getting node "{node_name}" from Snapshot: {err}, node is nil: true',))
+        return self.scorer.score(pod, node_info)
+
+    def score_extensions(self) -> None:
+        return None
+
+
+def most_resource_scorer(requested: ResourceToValueMap, allocatable: ResourceToValueMap,
+                         include_volumes: bool, requested_volumes: int, allocatable_volumes: int) -> int:
+    """Upstream: mostResourceScorer."""
+    node_score = weight_sum = 0
+    for resource, weight in DEFAULT_REQUESTED_RATIO_RESOURCES.items():
+        node_score += most_requested_score(requested.get(resource, 0), allocatable.get(resource, 0)) * weight
+        weight_sum += weight
+    return go_div(node_score, weight_sum)
+
+
+def most_requested_score(requested: int, capacity: int) -> int:
+    """Upstream: mostRequestedScore."""
+    if capacity == 0 or requested > capacity:
+        return 0
+    return go_div(requested * MAX_NODE_SCORE, capacity)
+
+
+def new(args: dict | None, handle: object) -> MostAllocated:
+    """Upstream: NewMostAllocated (args ignored)."""
+    return MostAllocated(handle)
+
+
+_s: ScorePlugin = MostAllocated(None)

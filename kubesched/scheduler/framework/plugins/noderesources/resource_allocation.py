@@ -1,0 +1,99 @@
+"""The scorer shared by the node-resource score plugins: requested vs allocatable per resource.
+
+Upstream: pkg/scheduler/framework/plugins/noderesources/resource_allocation.go
+(resourceToWeightMap, defaultRequestedRatioResources, resourceAllocationScorer.score,
+calculateResourceAllocatableRequest, calculatePodResourceRequest).
+
+cpu and memory use the node's *non-zero* requests plus the pod's non-zero request (100m /
+200Mi for a container that states none); other resources use the plain requests. The pod's
+overhead is added with ``Quantity.Value()``, so an overhead cpu counts whole cores rounded up
+on top of milli-cpu requests: an upstream quirk, kept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Final, Mapping, Optional
+
+from kubesched import features
+from kubesched.api import v1helper
+from kubesched.api.core import Pod
+from kubesched.scheduler.framework.v1alpha1.interface import Code, Status
+from kubesched.scheduler.nodeinfo.node_info import NodeInfo
+from kubesched.scheduler.util.non_zero import get_nonzero_request_for_resource
+
+ResourceToWeightMap = Mapping[str, int]
+ResourceToValueMap = dict[str, int]
+# scorer(requested, allocatable, include_volumes, requested_volumes, allocatable_volumes) -> score
+ScorerFunc = Callable[[ResourceToValueMap, ResourceToValueMap, bool, int, int], int]
+
+DEFAULT_REQUESTED_RATIO_RESOURCES: Final[ResourceToWeightMap] = {
+    v1helper.RESOURCE_MEMORY: 1, v1helper.RESOURCE_CPU: 1}
+
+
+def go_div(a: int, b: int) -> int:
+    """Go's int64 ``a / b``: truncates toward zero (Python's ``//`` floors)."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceAllocationScorer:
+    """``resourceAllocationScorer``: a name, a scoring function and the resources it weighs."""
+
+    name: str
+    scorer: ScorerFunc
+    resource_to_weight_map: Optional[ResourceToWeightMap]
+
+    def score(self, pod: Pod, node_info: NodeInfo) -> tuple[int, Optional[Status]]:
+        """Upstream: (*resourceAllocationScorer).score."""
+        if node_info.node is None:
+            return 0, Status(Code.ERROR, ("node not found",))
+        if self.resource_to_weight_map is None:
+            return 0, Status(Code.ERROR, ("resources not found",))
+        requested: ResourceToValueMap = {}
+        allocatable: ResourceToValueMap = {}
+        for resource in self.resource_to_weight_map:
+            allocatable[resource], requested[resource] = calculate_resource_allocatable_request(
+                node_info, pod, resource)
+        if features.enabled("BalanceAttachedNodeVolumes") and node_info.transient_info is not None:
+            info = node_info.transient_info
+            return self.scorer(requested, allocatable, True, info.requested_volumes,
+                               info.allocatable_volumes_count), None
+        return self.scorer(requested, allocatable, False, 0, 0), None
+
+
+def calculate_resource_allocatable_request(node_info: NodeInfo, pod: Pod, resource: str) -> tuple[int, int]:
+    """Upstream: calculateResourceAllocatableRequest. (allocatable, node requested + pod request)."""
+    allocatable = node_info.allocatable_resource
+    requested = node_info.requested_resource
+    pod_request = calculate_pod_resource_request(pod, resource)
+    if resource == v1helper.RESOURCE_CPU:
+        return allocatable.milli_cpu, node_info.non_zero_request.milli_cpu + pod_request
+    if resource == v1helper.RESOURCE_MEMORY:
+        return allocatable.memory, node_info.non_zero_request.memory + pod_request
+    if resource == v1helper.RESOURCE_EPHEMERAL_STORAGE:
+        return allocatable.ephemeral_storage, requested.ephemeral_storage + pod_request
+    if v1helper.is_scalar_resource_name(resource):
+        return (allocatable.scalar_resources.get(resource, 0),
+                requested.scalar_resources.get(resource, 0) + pod_request)
+    return 0, 0
+
+
+def calculate_pod_resource_request(pod: Pod, resource: str) -> int:
+    """Upstream: calculatePodResourceRequest. max(Σ containers, each init container) + overhead."""
+    request = sum(get_nonzero_request_for_resource(resource, c.resources.requests)
+                  for c in pod.spec.containers)
+    for init in pod.spec.init_containers:
+        request = max(request, get_nonzero_request_for_resource(resource, init.resources.requests))
+    if pod.spec.overhead and features.enabled("PodOverhead") and resource in pod.spec.overhead:
+        request += pod.spec.overhead[resource].value()
+    return request
+
+
+def get_node_info(handle: object, node_name: str):
+    """The snapshot lookup every scorer plugin starts with: (node_info | None, error text)."""
+    try:
+        return handle.snapshot_shared_lister().node_infos().get(node_name), "<nil>"
+    except LookupError as err:
+        return None, str(err)

@@ -1,0 +1,120 @@
+"""TaintToleration: filter out nodes with untolerated NoSchedule/NoExecute taints; prefer
+nodes with fewer untolerated PreferNoSchedule taints.
+
+Upstream: pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go
+(TaintToleration.Name, Filter, getAllTolerationPreferNoSchedule, PreScore, getPreScoreState,
+countIntolerableTaintsPreferNoSchedule, Score, NormalizeScore, ScoreExtensions, New).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, Optional
+
+from kubesched.api import v1helper
+from kubesched.api.core import Node, Pod, Taint, Toleration
+from kubesched.scheduler.framework.plugins.helper.normalize_score import default_normalize_score
+from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
+from kubesched.scheduler.framework.v1alpha1.interface import (
+    MAX_NODE_SCORE, Code, FilterPlugin, NodeScoreList, PreScorePlugin, ScorePlugin, Status)
+from kubesched.scheduler.nodeinfo.node_info import NodeInfo
+
+NAME: Final = "TaintToleration"
+PRE_SCORE_STATE_KEY: Final = "PreScore" + NAME
+# Kept as upstream keeps it; Filter reports the offending taint instead (see ``filter``).
+ERR_REASON_NOT_MATCH: Final = "node(s) had taints that the pod didn't tolerate"
+
+
+@dataclass(frozen=True, slots=True)
+class PreScoreState:
+    """The pod's tolerations with effect PreferNoSchedule or empty (``preScoreState``)."""
+
+    tolerations_prefer_no_schedule: tuple[Toleration, ...]
+
+    def clone(self) -> "PreScoreState":
+        return self
+
+
+class TaintToleration:
+    """Filter, PreScore, Score and NormalizeScore plugin over node taints."""
+
+    def __init__(self, handle: object) -> None:
+        self.handle = handle
+
+    def name(self) -> str:
+        return NAME
+
+    def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Optional[Status]:
+        """Upstream: (*TaintToleration).Filter. The first untolerated hard taint, in node order."""
+        if node_info is None or node_info.node is None:
+            return Status(Code.ERROR, ("invalid nodeInfo",))
+        taint, untolerated = v1helper.find_matching_untolerated_taint(
+            node_info.taints, pod.spec.tolerations, _is_hard_taint)
+        if not untolerated:
+            return None
+        return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (err_reason_untolerated(taint),))
+
+    def pre_score(self, state: CycleState, pod: Pod, nodes: list[Node]) -> Optional[Status]:
+        """Upstream: (*TaintToleration).PreScore. No nodes: nothing is written."""
+        if not nodes:
+            return None
+        state.write(PRE_SCORE_STATE_KEY,
+                    PreScoreState(get_all_toleration_prefer_no_schedule(pod.spec.tolerations)))
+        return None
+
+    def score(self, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
+        """Upstream: (*TaintToleration).Score. Raw score = untolerated PreferNoSchedule taints."""
+        try:
+            node_info = self.handle.snapshot_shared_lister().node_infos().get(node_name)
+        except LookupError as err:
+            return 0, Status(Code.ERROR, (f'getting node "{node_name}" from Snapshot: {err}',))
+        if node_info.node is None:
+            return 0, Status(Code.ERROR, (f'getting node "{node_name}" from Snapshot: <nil>',))
+        try:
+            s = state.read(PRE_SCORE_STATE_KEY)
+        except KeyError as err:
+            return 0, Status(Code.ERROR, (f'Error reading "{PRE_SCORE_STATE_KEY}" from cycleState: {err}',))
+        if not isinstance(s, PreScoreState):
+            return 0, Status(Code.ERROR, (f"{s!r} convert to tainttoleration.preScoreState error",))
+        return count_intolerable_taints_prefer_no_schedule(
+            node_info.node.spec.taints, s.tolerations_prefer_no_schedule), None
+
+    def normalize_score(self, state: CycleState, pod: Pod, scores: NodeScoreList) -> Optional[Status]:
+        """Upstream: (*TaintToleration).NormalizeScore — reversed: fewer taints, higher score."""
+        return default_normalize_score(MAX_NODE_SCORE, True, scores)
+
+    def score_extensions(self) -> "TaintToleration":
+        return self
+
+
+def err_reason_untolerated(taint: Taint) -> str:
+    """The Filter reason naming the taint (kubernetes#87250, in v1.18.0)."""
+    return f"node(s) had taint {{{taint.key}: {taint.value}}}, that the pod didn't tolerate"
+
+
+def _is_hard_taint(taint: Taint) -> bool:
+    return taint.effect in (v1helper.TAINT_EFFECT_NO_SCHEDULE, v1helper.TAINT_EFFECT_NO_EXECUTE)
+
+
+def get_all_toleration_prefer_no_schedule(tolerations: tuple[Toleration, ...]) -> tuple[Toleration, ...]:
+    """Upstream: getAllTolerationPreferNoSchedule (an empty effect means every effect)."""
+    return tuple(t for t in tolerations
+                 if not t.effect or t.effect == v1helper.TAINT_EFFECT_PREFER_NO_SCHEDULE)
+
+
+def count_intolerable_taints_prefer_no_schedule(taints: tuple[Taint, ...],
+                                                tolerations: tuple[Toleration, ...]) -> int:
+    """Upstream: countIntolerableTaintsPreferNoSchedule."""
+    return sum(1 for taint in taints
+               if taint.effect == v1helper.TAINT_EFFECT_PREFER_NO_SCHEDULE
+               and not v1helper.tolerations_tolerate_taint(tolerations, taint))
+
+
+def new(args: dict | None, handle: object) -> TaintToleration:
+    """Upstream: New (no args)."""
+    return TaintToleration(handle)
+
+
+_f: FilterPlugin = TaintToleration(None)
+_p: PreScorePlugin = TaintToleration(None)
+_s: ScorePlugin = TaintToleration(None)
