@@ -1,0 +1,1 @@
+"""Controller-side libraries the scheduler uses (upstream pkg/controller)."""

@@ -1,0 +1,1 @@
+"""Volume controller libraries (upstream pkg/controller/volume)."""

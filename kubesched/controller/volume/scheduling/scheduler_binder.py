@@ -1,0 +1,386 @@
+"""The scheduler's volume binder: PVC/PV binding decisions inside the scheduling cycle.
+
+Upstream: pkg/controller/volume/scheduling/scheduler_binder.go @ v1.18.5
+(SchedulerVolumeBinder, volumeBinder.FindPodVolumes, AssumePodVolumes, BindPodVolumes,
+GetBindingsCache, DeletePodBindings, getPodVolumes, checkBoundClaims, findMatchingVolumes,
+checkVolumeProvisions, bindAPIUpdate, checkBindings, tryTranslatePVToCSI) — the 1.18 form
+whose FindPodVolumes returns (unboundVolumesSatisfied, boundVolumesSatisfied, err).
+
+Python shape: Go's ``err`` return is a raised :class:`VolumeBinderError`.
+
+Deviation: the binder reads InformerListers and writes through a :class:`VolumeClient`
+(by default straight into those listers). No PV controller or external provisioner runs in
+kubesched, so BindPodVolumes finishes their work itself after its API updates — a matched PV
+gets phase Bound and its claim ``spec.volumeName`` + ``pv.kubernetes.io/bind-completed``; a
+claim to provision gets a new PV ``pvc-<claim uid or name>`` (capacity = request, the claim's
+class and access modes) — and then checks the result once instead of polling for up to
+``bindTimeout``. Pods are frozen: AssumePodVolumes does not write ``spec.nodeName`` into
+the pod; BindPodVolumes expects the assumed pod to carry it. Claims are sorted by size with
+a stable sort (upstream's sort.Sort is not stable).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Final, Optional, Protocol
+
+from kubesched import features
+from kubesched.api.core import Node, PersistentVolume, PersistentVolumeClaim, Pod
+from kubesched.api.meta import ObjectReference
+from kubesched.controller.volume.scheduling import csi_translation as csitrans
+from kubesched.controller.volume.scheduling import pv_util
+from kubesched.controller.volume.scheduling.scheduler_assume_cache import ErrNotFound, PVAssumeCache, PVCAssumeCache
+from kubesched.controller.volume.scheduling.scheduler_binder_cache import BindingInfo, PodBindingCache, get_pod_name
+from kubesched.controller.volume.scheduling.volume_util import (
+    MIGRATED_PLUGINS_ANNOTATION_KEY, NodeAffinityError, check_node_affinity, get_persistent_volume_claim_class,
+    match_topology_selector_terms)
+
+ERR_UNBOUND_IMMEDIATE_PVC: Final = "pod has unbound immediate PersistentVolumeClaims"
+DEFAULT_BIND_TIMEOUT_SECONDS: Final = 600.0
+
+_MIGRATION_GATES: Final = {
+    csitrans.AWS_EBS_IN_TREE_PLUGIN_NAME: "CSIMigrationAWS",
+    csitrans.GCE_PD_IN_TREE_PLUGIN_NAME: "CSIMigrationGCE",
+    csitrans.AZURE_DISK_IN_TREE_PLUGIN_NAME: "CSIMigrationAzureDisk",
+    csitrans.CINDER_IN_TREE_PLUGIN_NAME: "CSIMigrationOpenStack",
+}
+
+
+class VolumeBinderError(Exception):
+    """An error from the binder (Go's non-nil ``err``); its text is upstream's message."""
+
+
+class SchedulerVolumeBinder(Protocol):
+    """``SchedulerVolumeBinder`` (v1.18)."""
+
+    def find_pod_volumes(self, pod: Pod, node: Node) -> tuple[bool, bool]:
+        """(unboundVolumesSatisfied, boundVolumesSatisfied); raises VolumeBinderError."""
+        ...
+
+    def assume_pod_volumes(self, assumed_pod: Pod, node_name: str) -> bool:
+        """Assume the node's cached decisions; True when every claim was already bound."""
+        ...
+
+    def bind_pod_volumes(self, assumed_pod: Pod) -> None: ...
+
+    def get_bindings_cache(self) -> PodBindingCache: ...
+
+    def delete_pod_bindings(self, pod: Pod) -> None: ...
+
+
+class VolumeClient(Protocol):
+    """The API updates the binder makes (``kubeClient.CoreV1()...Update``)."""
+
+    def update_persistent_volume(self, pv: PersistentVolume) -> PersistentVolume: ...
+
+    def update_persistent_volume_claim(self, pvc: PersistentVolumeClaim) -> PersistentVolumeClaim: ...
+
+
+class ListersClient:
+    """A VolumeClient that writes straight into InformerListers (no API server)."""
+
+    def __init__(self, listers) -> None:
+        self._listers = listers
+
+    def update_persistent_volume(self, pv: PersistentVolume) -> PersistentVolume:
+        self._listers.upsert(pv)
+        return pv
+
+    def update_persistent_volume_claim(self, pvc: PersistentVolumeClaim) -> PersistentVolumeClaim:
+        self._listers.upsert(pvc)
+        return pvc
+
+
+def get_pvc_name(pvc: PersistentVolumeClaim) -> str:
+    return f"{pvc.metadata.namespace}/{pvc.metadata.name}"
+
+
+def is_pvc_fully_bound(pvc: PersistentVolumeClaim) -> bool:
+    return bool(pvc.spec.volume_name) and pv_util.ANN_BIND_COMPLETED in pvc.metadata.annotations
+
+
+def _with_annotation(obj, key: str, value: str):
+    meta = dataclasses.replace(obj.metadata, annotations={**obj.metadata.annotations, key: value})
+    return dataclasses.replace(obj, metadata=meta)
+
+
+def is_plugin_migrated_to_csi_on_node(plugin_name: str, csi_node) -> bool:
+    """``isPluginMigratedToCSIOnNode``: the CSINode's migrated-plugins annotation lists it."""
+    if csi_node is None:
+        return False
+    value = csi_node.metadata.annotations.get(MIGRATED_PLUGINS_ANNOTATION_KEY, "")
+    return plugin_name in (value.split(",") if value else [])
+
+
+class VolumeBinder:
+    """``volumeBinder``: the real binder, over InformerListers."""
+
+    def __init__(self, listers, client: Optional[VolumeClient] = None,
+                 bind_timeout: float = DEFAULT_BIND_TIMEOUT_SECONDS) -> None:
+        self.listers = listers
+        self.client: VolumeClient = client or ListersClient(listers)
+        self.pv_cache = PVAssumeCache(listers)
+        self.pvc_cache = PVCAssumeCache(listers)
+        self.pod_binding_cache = PodBindingCache()
+        self.bind_timeout = bind_timeout
+
+    # -- the interface
+    def get_bindings_cache(self) -> PodBindingCache:
+        return self.pod_binding_cache
+
+    def delete_pod_bindings(self, pod: Optional[Pod]) -> None:
+        if pod is not None:
+            self.pod_binding_cache.delete_bindings(pod)
+
+    def find_pod_volumes(self, pod: Pod, node: Node) -> tuple[bool, bool]:
+        """``FindPodVolumes``: can the node satisfy the pod's bound and unbound claims?"""
+        result = _FindResult()
+        try:
+            return self._find_pod_volumes(pod, node, result)
+        finally:
+            if not result.bindings and not result.provisions:
+                self.pod_binding_cache.clear_bindings(pod, node.metadata.name)
+            else:
+                self.pod_binding_cache.update_bindings(pod, node.metadata.name, result.bindings or None,
+                                                       result.provisions or None)
+
+    def _find_pod_volumes(self, pod: Pod, node: Node, result: "_FindResult") -> tuple[bool, bool]:
+        unbound_ok = bound_ok = True
+        bound, to_bind, immediate = self._get_pod_volumes(pod)
+        if immediate:
+            raise VolumeBinderError(ERR_UNBOUND_IMMEDIATE_PVC)
+        if bound:
+            bound_ok = self._check_bound_claims(bound, node)
+        if to_bind:
+            to_match, to_provision = [], []
+            for claim in to_bind:
+                selected = claim.metadata.annotations.get(pv_util.ANN_SELECTED_NODE)
+                if selected is None:
+                    to_match.append(claim)
+                elif selected != node.metadata.name:
+                    return False, bound_ok  # fast path: provisioning already targets another node
+                else:
+                    to_provision.append(claim)
+            if to_match:
+                unbound_ok, result.bindings, unmatched = self._find_matching_volumes(to_match, node)
+                to_provision.extend(unmatched)
+            if to_provision:
+                unbound_ok, result.provisions = self._check_volume_provisions(to_provision, node)
+        return unbound_ok, bound_ok
+
+    def assume_pod_volumes(self, assumed_pod: Pod, node_name: str) -> bool:
+        """``AssumePodVolumes``: assume the PV prebindings and PVC provisioning annotations."""
+        if self._are_pod_volumes_bound(assumed_pod):
+            return True
+        new_bindings: list[BindingInfo] = []
+        for binding in self.pod_binding_cache.get_bindings(assumed_pod, node_name) or []:
+            new_pv, dirty = pv_util.get_bind_volume_to_claim(binding.pv, binding.pvc)
+            if dirty:
+                try:
+                    self.pv_cache.assume(new_pv.metadata.name, new_pv)
+                except (ValueError, ErrNotFound) as err:
+                    self._revert_assumed_pvs(new_bindings)
+                    raise VolumeBinderError(str(err)) from err
+            new_bindings.append(BindingInfo(pvc=binding.pvc, pv=new_pv))
+        new_claims: list[PersistentVolumeClaim] = []
+        for claim in self.pod_binding_cache.get_provisioned_pvcs(assumed_pod, node_name) or []:
+            clone = _with_annotation(claim, pv_util.ANN_SELECTED_NODE, node_name)
+            try:
+                self.pvc_cache.assume(get_pvc_name(clone), clone)
+            except (ValueError, ErrNotFound) as err:
+                self._revert_assumed_pvs(new_bindings)
+                self._revert_assumed_pvcs(new_claims)
+                raise VolumeBinderError(str(err)) from err
+            new_claims.append(clone)
+        self.pod_binding_cache.update_bindings(assumed_pod, node_name, new_bindings, new_claims)
+        return False
+
+    def bind_pod_volumes(self, assumed_pod: Pod) -> None:
+        """``BindPodVolumes``: make the API updates, then check that every claim is bound."""
+        node_name = assumed_pod.spec.node_name
+        bindings = self.pod_binding_cache.get_bindings(assumed_pod, node_name)
+        claims = self.pod_binding_cache.get_provisioned_pvcs(assumed_pod, node_name)
+        self._bind_api_update(get_pod_name(assumed_pod), bindings, claims)
+        self._emulate_pv_controller(bindings or [], claims or [])
+        try:
+            self._check_bindings(assumed_pod, bindings or [], claims or [])
+        except VolumeBinderError as err:
+            raise VolumeBinderError(f"Failed to bind volumes: {err}") from err
+
+    # -- FindPodVolumes helpers
+    def _is_pvc_bound(self, namespace: str, name: str) -> tuple[bool, PersistentVolumeClaim]:
+        key = f"{namespace}/{name}"
+        try:
+            pvc = self.pvc_cache.get_pvc(key)
+        except ErrNotFound as err:
+            raise VolumeBinderError(f'error getting PVC "{key}": {err}') from err
+        return is_pvc_fully_bound(pvc), pvc
+
+    def _are_pod_volumes_bound(self, pod: Pod) -> bool:
+        for vol in pod.spec.volumes:
+            if vol.persistent_volume_claim is None:
+                continue
+            try:
+                bound, _ = self._is_pvc_bound(pod.metadata.namespace, vol.persistent_volume_claim.claim_name)
+            except VolumeBinderError:
+                return False
+            if not bound:
+                return False
+        return True
+
+    def _get_pod_volumes(self, pod: Pod) -> tuple[list, list, list]:
+        """``getPodVolumes``: (bound, unbound WaitForFirstConsumer, unbound immediate or prebound)."""
+        bound, delayed, immediate = [], [], []
+        for vol in pod.spec.volumes:
+            if vol.persistent_volume_claim is None:
+                continue
+            is_bound, pvc = self._is_pvc_bound(pod.metadata.namespace, vol.persistent_volume_claim.claim_name)
+            if is_bound:
+                bound.append(pvc)
+                continue
+            try:
+                delay = pv_util.is_delay_binding_mode(pvc, self.listers)
+            except ValueError as err:
+                raise VolumeBinderError(str(err)) from err
+            (delayed if delay and not pvc.spec.volume_name else immediate).append(pvc)
+        return bound, delayed, immediate
+
+    def _csi_node(self, node_name: str):
+        return self.listers.csi_node(node_name)
+
+    def _check_bound_claims(self, claims: list[PersistentVolumeClaim], node: Node) -> bool:
+        """``checkBoundClaims``: every bound PV's node affinity matches the node."""
+        csi_node = self._csi_node(node.metadata.name)
+        for pvc in claims:
+            try:
+                pv = self.pv_cache.get_pv(pvc.spec.volume_name)
+            except ErrNotFound as err:
+                raise VolumeBinderError(str(err)) from err
+            pv = self._try_translate_pv_to_csi(pv, csi_node)
+            try:
+                check_node_affinity(pv, node.metadata.labels)
+            except NodeAffinityError:
+                return False
+        return True
+
+    def _find_matching_volumes(self, claims: list[PersistentVolumeClaim], node: Node):
+        """``findMatchingVolumes``: smallest claims first; each chosen PV is excluded afterwards."""
+        chosen: dict[str, PersistentVolume] = {}
+        bindings: list[BindingInfo] = []
+        unbound: list[PersistentVolumeClaim] = []
+        found = True
+        for pvc in sorted(claims, key=pv_util.storage_request):
+            all_pvs = self.pv_cache.list_pvs(get_persistent_volume_claim_class(pvc))
+            try:
+                pv = pv_util.find_matching_volume(pvc, all_pvs, node, chosen, True)
+            except ValueError as err:
+                raise VolumeBinderError(str(err)) from err
+            if pv is None:
+                unbound.append(pvc)
+                found = False
+                continue
+            chosen[pv.metadata.name] = pv
+            bindings.append(BindingInfo(pvc=pvc, pv=pv))
+        return found, bindings, unbound
+
+    def _check_volume_provisions(self, claims: list[PersistentVolumeClaim], node: Node):
+        """``checkVolumeProvisions``: every claim's class can provision dynamically on this node."""
+        provisioned: list[PersistentVolumeClaim] = []
+        for claim in claims:
+            class_name = get_persistent_volume_claim_class(claim)
+            if not class_name:
+                raise VolumeBinderError(f'no class for claim "{get_pvc_name(claim)}"')
+            cls = self.listers.storage_class(class_name)
+            if cls is None:
+                raise VolumeBinderError(f'failed to find storage class "{class_name}"')
+            if cls.provisioner in ("", pv_util.NOT_SUPPORTED_PROVISIONER):
+                return False, []
+            if not match_topology_selector_terms(cls.allowed_topologies, node.metadata.labels):
+                return False, []
+            provisioned.append(claim)
+        return True, provisioned
+
+    def _try_translate_pv_to_csi(self, pv: PersistentVolume, csi_node) -> PersistentVolume:
+        """``tryTranslatePVToCSI``: the CSI form when migration is on for the PV's plugin and node."""
+        if not csitrans.is_pv_migratable(pv) or not features.enabled("CSIMigration"):
+            return pv
+        plugin = csitrans.get_in_tree_plugin_name_from_spec(pv)
+        gate = _MIGRATION_GATES.get(plugin)
+        if gate is None or not features.enabled(gate) or not is_plugin_migrated_to_csi_on_node(plugin, csi_node):
+            return pv
+        try:
+            return csitrans.translate_in_tree_pv_to_csi(pv)
+        except csitrans.TranslationError as err:
+            raise VolumeBinderError(f"could not translate pv: {err}") from err
+
+    # -- Assume / Bind helpers
+    def _revert_assumed_pvs(self, bindings: list[BindingInfo]) -> None:
+        for binding in bindings:
+            self.pv_cache.restore(binding.pv.metadata.name)
+
+    def _revert_assumed_pvcs(self, claims: list[PersistentVolumeClaim]) -> None:
+        for claim in claims:
+            self.pvc_cache.restore(get_pvc_name(claim))
+
+    def _bind_api_update(self, pod_name: str, bindings, claims) -> None:
+        """``bindAPIUpdate``: prebind PVs, annotate claims to provision; revert what was not written."""
+        if bindings is None:
+            raise VolumeBinderError(f'failed to get cached bindings for pod "{pod_name}"')
+        if claims is None:
+            raise VolumeBinderError(f'failed to get cached claims to provision for pod "{pod_name}"')
+        for i, binding in enumerate(bindings):
+            bindings[i] = BindingInfo(pvc=binding.pvc, pv=self.client.update_persistent_volume(binding.pv))
+        for i, claim in enumerate(claims):
+            claims[i] = self.client.update_persistent_volume_claim(claim)
+
+    def _emulate_pv_controller(self, bindings: list[BindingInfo], claims: list[PersistentVolumeClaim]) -> None:
+        """Kubesched only: complete the binding the PV controller / provisioner would complete."""
+        for binding in bindings:
+            self._bind(binding.pv, self.listers.persistent_volume_claim(
+                binding.pvc.metadata.namespace, binding.pvc.metadata.name) or binding.pvc)
+        for claim in claims:
+            self._bind(_provisioned_pv(claim), claim)
+
+    def _bind(self, pv: PersistentVolume, pvc: PersistentVolumeClaim) -> None:
+        ref = ObjectReference(kind="PersistentVolumeClaim", namespace=pvc.metadata.namespace,
+                              name=pvc.metadata.name, uid=pvc.metadata.uid or get_pvc_name(pvc), api_version="v1")
+        pv = dataclasses.replace(pv, spec=dataclasses.replace(pv.spec, claim_ref=ref),
+                                 status=dataclasses.replace(pv.status, phase="Bound"))
+        self.client.update_persistent_volume(pv)
+        pvc = _with_annotation(pvc, pv_util.ANN_BIND_COMPLETED, "yes")
+        pvc = dataclasses.replace(pvc, spec=dataclasses.replace(pvc.spec, volume_name=pv.metadata.name),
+                                  status=dataclasses.replace(pvc.status, phase="Bound"))
+        self.client.update_persistent_volume_claim(pvc)
+        self.pv_cache.restore(pv.metadata.name)
+        self.pvc_cache.restore(get_pvc_name(pvc))
+
+    def _check_bindings(self, pod: Pod, bindings: list[BindingInfo], claims: list[PersistentVolumeClaim]) -> None:
+        """``checkBindings`` (one pass): every claim the pod needed is now fully bound."""
+        if self.pod_binding_cache.get_decisions(pod) is None:
+            raise VolumeBinderError(f'pod "{get_pod_name(pod)}" does not exist any more')
+        for pvc in [b.pvc for b in bindings] + claims:
+            try:
+                current = self.pvc_cache.get_api_pvc(get_pvc_name(pvc))
+            except ErrNotFound as err:
+                raise VolumeBinderError(f"failed to check binding: {err}") from err
+            if not is_pvc_fully_bound(current):
+                raise VolumeBinderError(f'PVC "{get_pvc_name(pvc)}" is not bound')
+
+
+@dataclasses.dataclass(slots=True)
+class _FindResult:
+    bindings: list[BindingInfo] = dataclasses.field(default_factory=list)
+    provisions: list[PersistentVolumeClaim] = dataclasses.field(default_factory=list)
+
+
+def _provisioned_pv(claim: PersistentVolumeClaim) -> PersistentVolume:
+    """The PV an external provisioner would create for ``claim`` (kubesched only)."""
+    from kubesched.api.core import PersistentVolumeSpec
+    from kubesched.api.meta import ObjectMeta
+    name = f"pvc-{claim.metadata.uid or claim.metadata.namespace + '-' + claim.metadata.name}"
+    storage = claim.spec.resources.requests.get("storage")
+    spec = PersistentVolumeSpec(capacity={"storage": storage} if storage is not None else {},
+                                access_modes=claim.spec.access_modes,
+                                storage_class_name=get_persistent_volume_claim_class(claim),
+                                persistent_volume_reclaim_policy="Delete")
+    return PersistentVolume(metadata=ObjectMeta(name=name), spec=spec)

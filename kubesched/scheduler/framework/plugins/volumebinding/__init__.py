@@ -1,0 +1,1 @@
+"""VolumeBinding plugin (upstream pkg/scheduler/framework/plugins/volumebinding)."""

@@ -1,0 +1,1 @@
+"""VolumeRestrictions plugin (upstream pkg/scheduler/framework/plugins/volumerestrictions)."""

@@ -1,0 +1,1 @@
+"""VolumeZone plugin (upstream pkg/scheduler/framework/plugins/volumezone)."""
