@@ -7,6 +7,7 @@ apimachinery/pkg/apis/meta/v1/helpers.go (LabelSelectorAsSelector).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Optional
 
@@ -27,6 +28,22 @@ def _as_int(text: str) -> Optional[int]:
     except ValueError:
         return None
     return value if -(2**63) <= value < 2**63 else None
+
+
+_LABEL_VALUE_FMT = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?"
+_LABEL_VALUE_RE = re.compile(_LABEL_VALUE_FMT)
+
+
+def label_value_errors(value: str) -> list[str]:
+    """``validation.IsValidLabelValue``: why ``value`` is not a valid label value ([] if it is)."""
+    errors = []
+    if len(value) > 63:
+        errors.append("must be no more than 63 characters")
+    if not _LABEL_VALUE_RE.fullmatch(value):
+        errors.append("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' "
+                      "or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or "
+                      f"'my_value',  or '12345', regex used for validation is '{_LABEL_VALUE_FMT}')")
+    return errors
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +71,10 @@ class Requirement:
                 raise SelectorError("values[0]: Invalid value: for 'Gt', 'Lt' operators, the value must be an integer")
         if operator not in _SET_OPS | {EXISTS, DOES_NOT_EXIST, GT, LT}:
             raise SelectorError(f"operator: Unsupported value: \"{operator}\"")
+        for value in vals:
+            errors = label_value_errors(value)
+            if errors:  # validateLabelValue
+                raise SelectorError(f'invalid label value: "{value}": at key: "{key}": ' + "; ".join(errors))
         return cls(key, operator, vals)
 
     def matches(self, labels: Mapping[str, str]) -> bool:

@@ -1,0 +1,146 @@
+"""DefaultPodTopologySpread: prefer nodes and zones with fewer pods of the same Service/controller.
+
+Upstream: pkg/scheduler/framework/plugins/defaultpodtopologyspread/default_pod_topology_spread.go
+(DefaultPodTopologySpread, Name, zoneWeighting, preScoreState, skipDefaultPodTopologySpread,
+Score, NormalizeScore, ScoreExtensions, PreScore, New, countMatchingPods) and
+pkg/util/node/node.go (GetZoneKey).
+
+NormalizeScore as v1.18.5, in float64 with truncation: node score
+``100 * (maxByNode - count) / maxByNode`` (100 when maxByNode is 0), blended with the zone
+score as ``f * (1 - 2/3) + 2/3 * zoneScore`` for nodes with a zone key.
+Deviation: the per-zone sums come from a Go map; only sums and a max are taken from it,
+so the order does not matter.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from kubesched.api.core import Node, Pod
+from kubesched.api.labels import Selector
+from kubesched.scheduler.framework.plugins.helper.spread import default_selector
+from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState, StateNotFoundError
+from kubesched.scheduler.framework.v1alpha1.interface import MAX_NODE_SCORE, Code, NodeScore, Status
+from kubesched.scheduler.nodeinfo.node_info import NodeInfo
+
+NAME = "DefaultPodTopologySpread"
+PRE_SCORE_STATE_KEY = "PreScore" + NAME
+ZONE_WEIGHTING = 2.0 / 3.0  # with zone information, 2/3 of the weight goes to zone spreading
+
+LABEL_ZONE_FAILURE_DOMAIN = "failure-domain.beta.kubernetes.io/zone"
+LABEL_ZONE_REGION = "failure-domain.beta.kubernetes.io/region"
+LABEL_ZONE_FAILURE_DOMAIN_STABLE = "topology.kubernetes.io/zone"
+LABEL_ZONE_REGION_STABLE = "topology.kubernetes.io/region"
+
+
+def get_zone_key(node: Optional[Node]) -> str:
+    """``utilnode.GetZoneKey``: ``region:\\x00:zone`` (beta labels first), "" without either."""
+    if node is None or not node.metadata.labels:
+        return ""
+    labels = node.metadata.labels
+    zone = labels.get(LABEL_ZONE_FAILURE_DOMAIN, labels.get(LABEL_ZONE_FAILURE_DOMAIN_STABLE, ""))
+    region = labels.get(LABEL_ZONE_REGION, labels.get(LABEL_ZONE_REGION_STABLE, ""))
+    if not region and not zone:
+        return ""
+    return region + ":\x00:" + zone
+
+
+class PreScoreState:
+    """``preScoreState``: the selector deduced in PreScore."""
+
+    __slots__ = ("selector",)
+
+    def __init__(self, selector: Selector) -> None:
+        self.selector = selector
+
+    def clone(self) -> "PreScoreState":
+        return self
+
+
+def skip_default_pod_topology_spread(pod: Pod) -> bool:
+    """The pod's own topologySpreadConstraints (any action) switch this plugin off."""
+    return len(pod.spec.topology_spread_constraints) != 0
+
+
+def count_matching_pods(namespace: str, selector: Selector, node_info: NodeInfo) -> int:
+    """Pods on the node in ``namespace``, not terminating, matching a non-empty ``selector``."""
+    if not node_info.pods or selector.empty():
+        return 0
+    return sum(1 for p in node_info.pods
+               if p.metadata.namespace == namespace and p.metadata.deletion_timestamp is None
+               and selector.matches(p.metadata.labels))
+
+
+class DefaultPodTopologySpread:
+    """Selector spreading (the framework port of SelectorSpreadPriority)."""
+
+    def __init__(self, shared_lister, listers) -> None:
+        self.shared_lister = shared_lister
+        self.listers = listers
+
+    def name(self) -> str:
+        return NAME
+
+    def pre_score(self, cycle_state: CycleState, pod: Pod, nodes: list[Node]) -> Optional[Status]:
+        cycle_state.write(PRE_SCORE_STATE_KEY, PreScoreState(default_selector(pod, self.listers)))
+        return None
+
+    def score(self, cycle_state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
+        if skip_default_pod_topology_spread(pod):
+            return 0, None
+        try:
+            state = cycle_state.read(PRE_SCORE_STATE_KEY)
+        except StateNotFoundError as err:
+            return 0, Status.new(Code.ERROR, f'Error reading "{PRE_SCORE_STATE_KEY}" from cycleState: {err}')
+        if not isinstance(state, PreScoreState):
+            return 0, Status.new(Code.ERROR, f"{state!r} convert to tainttoleration.preScoreState error")
+        try:
+            node_info = self.shared_lister.node_infos().get(node_name)
+        except LookupError as err:
+            return 0, Status.new(Code.ERROR, f'getting node "{node_name}" from Snapshot: {err}')
+        return count_matching_pods(pod.metadata.namespace, state.selector, node_info), None
+
+    def normalize_score(self, cycle_state: CycleState, pod: Pod, scores: list[NodeScore]) -> Optional[Status]:
+        if skip_default_pod_topology_spread(pod):
+            return None
+        counts_by_zone: dict[str, int] = {}
+        zone_of: dict[str, str] = {}
+        max_by_node = 0
+        for s in scores:
+            max_by_node = max(max_by_node, s.score)
+            try:
+                zone = get_zone_key(self.shared_lister.node_infos().get(s.name).node)
+            except LookupError as err:
+                return Status.new(Code.ERROR, str(err))
+            zone_of[s.name] = zone
+            if zone:
+                counts_by_zone[zone] = counts_by_zone.get(zone, 0) + s.score
+        max_by_zone = max([0] + list(counts_by_zone.values()))
+        have_zones = bool(counts_by_zone)
+        max_node_score = float(MAX_NODE_SCORE)
+        for s in scores:
+            f_score = max_node_score
+            if max_by_node > 0:
+                f_score = max_node_score * (float(max_by_node - s.score) / float(max_by_node))
+            zone = zone_of[s.name]
+            if have_zones and zone:
+                zone_score = max_node_score
+                if max_by_zone > 0:
+                    zone_score = max_node_score * (float(max_by_zone - counts_by_zone[zone]) / float(max_by_zone))
+                f_score = (f_score * (1.0 - ZONE_WEIGHTING)) + (ZONE_WEIGHTING * zone_score)
+            s.score = int(f_score)
+        return None
+
+    def score_extensions(self) -> "DefaultPodTopologySpread":
+        return self
+
+
+def new(args: Optional[dict], handle) -> DefaultPodTopologySpread:
+    """``New``: no args; needs the snapshot and the informer listers."""
+    shared_lister = handle.snapshot_shared_lister()
+    if shared_lister is None:
+        raise ValueError("SnapshotSharedLister is nil")
+    listers = handle.listers()
+    if listers is None:
+        raise ValueError("SharedInformerFactory is nil")
+    return DefaultPodTopologySpread(shared_lister, listers)

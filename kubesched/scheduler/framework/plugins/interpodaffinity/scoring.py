@@ -1,0 +1,197 @@
+"""InterPodAffinity PreScore / Score / NormalizeScore: preferred (anti-)affinity and symmetry.
+
+Upstream: pkg/scheduler/framework/plugins/interpodaffinity/scoring.go (preScoreState,
+weightedAffinityTerm, newWeightedAffinityTerm, getWeightedAffinityTerms, processTerm,
+processTerms, processExistingPod, PreScore, getPreScoreState, Score, NormalizeScore).
+
+NormalizeScore uses float64 arithmetic and truncation as v1.18.5:
+``int64(MaxNodeScore * (score - min) / (max - min))`` with max >= 0 >= min.
+Deviation: upstream processes nodes from 16 goroutines; here they are visited in snapshot
+order (integer sums, so the scores are the same).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Optional
+
+from kubesched.api.core import Node, Pod, PodAffinityTerm, WeightedPodAffinityTerm
+from kubesched.api.labels import Selector, SelectorError, label_selector_as_selector
+from kubesched.scheduler.framework.plugins.interpodaffinity.plugin import NAME
+from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState, StateNotFoundError
+from kubesched.scheduler.framework.v1alpha1.interface import MAX_NODE_SCORE, Code, NodeScore, Status
+from kubesched.scheduler.nodeinfo.node_info import NodeInfo
+from kubesched.scheduler.util.topologies import (
+    get_namespaces_from_pod_affinity_term, pod_matches_terms_namespace_and_selector,
+)
+
+PRE_SCORE_STATE_KEY = "PreScore" + NAME
+
+
+@dataclass(frozen=True, slots=True)
+class WeightedAffinityTerm:
+    """A processed ``v1.WeightedPodAffinityTerm``."""
+
+    namespaces: frozenset[str]
+    selector: Selector
+    topology_key: str
+    weight: int
+
+
+def new_weighted_affinity_term(pod: Pod, term: PodAffinityTerm, weight: int) -> WeightedAffinityTerm:
+    """Raises SelectorError for an invalid label selector."""
+    return WeightedAffinityTerm(get_namespaces_from_pod_affinity_term(pod, term),
+                                label_selector_as_selector(term.label_selector), term.topology_key, weight)
+
+
+def get_weighted_affinity_terms(pod: Pod, terms: Iterable[WeightedPodAffinityTerm]) -> list[WeightedAffinityTerm]:
+    return [new_weighted_affinity_term(pod, t.pod_affinity_term, t.weight) for t in terms]
+
+
+class PreScoreState:
+    """``preScoreState``: topologyKey -> value -> score, plus the incoming pod's preferred terms."""
+
+    __slots__ = ("topology_score", "affinity_terms", "anti_affinity_terms")
+
+    def __init__(self, affinity_terms: list[WeightedAffinityTerm],
+                 anti_affinity_terms: list[WeightedAffinityTerm]) -> None:
+        self.topology_score: dict[str, dict[str, int]] = {}
+        self.affinity_terms = affinity_terms
+        self.anti_affinity_terms = anti_affinity_terms
+
+    def clone(self) -> "PreScoreState":
+        return self  # read-only after PreScore, as upstream
+
+
+def process_term(state: PreScoreState, term: WeightedAffinityTerm, pod_to_check: Pod,
+                 fixed_node: Node, multiplier: int) -> None:
+    """Add weight*multiplier to the node's pair when ``pod_to_check`` matches ``term``."""
+    labels = fixed_node.metadata.labels
+    if not labels:
+        return
+    if term.topology_key in labels and pod_matches_terms_namespace_and_selector(
+            pod_to_check, term.namespaces, term.selector):
+        by_value = state.topology_score.setdefault(term.topology_key, {})
+        value = labels[term.topology_key]
+        by_value[value] = by_value.get(value, 0) + _int32(term.weight * multiplier)
+
+
+def _int32(value: int) -> int:
+    """``term.weight * int32(multiplier)`` is int32 arithmetic upstream (wraps on overflow)."""
+    return (value + 2**31) % 2**32 - 2**31
+
+
+def process_terms(state: PreScoreState, terms: Iterable[WeightedAffinityTerm], pod_to_check: Pod,
+                  fixed_node: Node, multiplier: int) -> None:
+    for term in terms:
+        process_term(state, term, pod_to_check, fixed_node, multiplier)
+
+
+def get_pre_score_state(cycle_state: CycleState) -> PreScoreState:
+    try:
+        state = cycle_state.read(PRE_SCORE_STATE_KEY)
+    except StateNotFoundError as err:
+        raise LookupError(f'Error reading "{PRE_SCORE_STATE_KEY}" from cycleState: {err}') from None
+    if not isinstance(state, PreScoreState):
+        raise LookupError(f"{state!r}  convert to interpodaffinity.preScoreState error")
+    return state
+
+
+class Scoring:
+    """The PreScore, Score and NormalizeScore methods of InterPodAffinity."""
+
+    shared_lister: object
+    hard_pod_affinity_weight: int
+
+    def process_existing_pod(self, state: PreScoreState, existing_pod: Pod, node_info: NodeInfo,
+                             incoming_pod: Pod) -> None:
+        """Raises SelectorError where upstream returns an error."""
+        existing_affinity = existing_pod.spec.affinity
+        node = node_info.node
+        process_terms(state, state.affinity_terms, existing_pod, node, 1)
+        process_terms(state, state.anti_affinity_terms, existing_pod, node, -1)
+        if existing_affinity is not None and existing_affinity.pod_affinity is not None:
+            pod_affinity = existing_affinity.pod_affinity
+            if self.hard_pod_affinity_weight > 0:
+                for term in pod_affinity.required_during_scheduling_ignored_during_execution:
+                    processed = new_weighted_affinity_term(existing_pod, term, self.hard_pod_affinity_weight)
+                    process_term(state, processed, incoming_pod, node, 1)
+            try:
+                terms = get_weighted_affinity_terms(
+                    existing_pod, pod_affinity.preferred_during_scheduling_ignored_during_execution)
+            except SelectorError:
+                return  # upstream logs it and skips the rest of this pod
+            process_terms(state, terms, incoming_pod, node, 1)
+        if existing_affinity is not None and existing_affinity.pod_anti_affinity is not None:
+            terms = get_weighted_affinity_terms(
+                existing_pod, existing_affinity.pod_anti_affinity.preferred_during_scheduling_ignored_during_execution)
+            process_terms(state, terms, incoming_pod, node, -1)
+
+    def pre_score(self, cycle_state: CycleState, pod: Pod, nodes: list[Node]) -> Optional[Status]:
+        if not nodes:
+            return None
+        if self.shared_lister is None:
+            return Status.new(Code.ERROR, "BuildTopologyPairToScore with empty shared lister")
+        affinity = pod.spec.affinity
+        has_affinity = affinity is not None and affinity.pod_affinity is not None
+        has_anti_affinity = affinity is not None and affinity.pod_anti_affinity is not None
+        node_infos = self.shared_lister.node_infos()
+        all_nodes = node_infos.list() if has_affinity or has_anti_affinity else node_infos.have_pods_with_affinity_list()
+        try:
+            affinity_terms = get_weighted_affinity_terms(
+                pod, affinity.pod_affinity.preferred_during_scheduling_ignored_during_execution) if has_affinity else []
+            anti_terms = get_weighted_affinity_terms(
+                pod, affinity.pod_anti_affinity.preferred_during_scheduling_ignored_during_execution) \
+                if has_anti_affinity else []
+        except SelectorError as err:
+            return Status.new(Code.ERROR, f"processing affinity terms: {err}")
+        state = PreScoreState(affinity_terms, anti_terms)
+        for node_info in all_nodes:
+            if node_info.node is None:
+                continue
+            pods = node_info.pods if has_affinity or has_anti_affinity else node_info.pods_with_affinity
+            for existing_pod in pods:
+                try:
+                    self.process_existing_pod(state, existing_pod, node_info, pod)
+                except SelectorError as err:
+                    return Status.new(Code.ERROR, str(err))
+        cycle_state.write(PRE_SCORE_STATE_KEY, state)
+        return None
+
+    def score(self, cycle_state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
+        try:
+            node_info = self.shared_lister.node_infos().get(node_name)
+        except LookupError as err:
+            return 0, Status.new(Code.ERROR, f'getting node "{node_name}" from Snapshot: {err}, node is nil: true')
+        node = node_info.node
+        if node is None:
+            return 0, Status.new(Code.ERROR, f'getting node "{node_name}" from Snapshot: <nil>, node is nil: true')
+        try:
+            state = get_pre_score_state(cycle_state)
+        except LookupError as err:
+            return 0, Status.new(Code.ERROR, str(err))
+        score = 0
+        for key, values in state.topology_score.items():
+            if key in node.metadata.labels:
+                score += values.get(node.metadata.labels[key], 0)
+        return score, None
+
+    def normalize_score(self, cycle_state: CycleState, pod: Pod, scores: list[NodeScore]) -> Optional[Status]:
+        try:
+            state = get_pre_score_state(cycle_state)
+        except LookupError as err:
+            return Status.new(Code.ERROR, str(err))
+        if not state.topology_score:
+            return None
+        max_count = max([0] + [s.score for s in scores])
+        min_count = min([0] + [s.score for s in scores])
+        diff = max_count - min_count
+        for node_score in scores:
+            f_score = 0.0
+            if diff > 0:
+                f_score = float(MAX_NODE_SCORE) * (float(node_score.score - min_count) / float(diff))
+            node_score.score = int(f_score)
+        return None
+
+    def score_extensions(self) -> "Scoring":
+        return self
