@@ -133,6 +133,7 @@ class _Entry:
     data: Any
     obj: Any = None
     problems: list[LoadProblem] = field(default_factory=list)
+    decodable: bool = True
 
     @property
     def line(self) -> int:
@@ -174,8 +175,8 @@ def _split(source: int, file: str, doc: Document) -> tuple[list[_Entry], list[Ra
     if isinstance(data, dict) and data.get("kind") == LIST_KIND and "items" in data:
         items = data["items"]
         if not isinstance(items, list):
-            entry = _Entry(source, file, doc, "", data)
-            entry.add(Problem("items", "must be a list"))
+            entry = _Entry(source, file, doc, "", data, decodable=False)
+            entry.add(Problem("items", f"must be a list, not {type(items).__name__}"))
             return [entry], []
         entries = [_Entry(source, file, doc, f"items[{i}]", item) for i, item in enumerate(items)]
         return entries, []
@@ -183,6 +184,8 @@ def _split(source: int, file: str, doc: Document) -> tuple[list[_Entry], list[Ra
 
 
 def _decode(entry: _Entry) -> None:
+    if not entry.decodable:
+        return
     obj, problems = decode_object(entry.data)
     for problem in problems:
         entry.add(problem)
