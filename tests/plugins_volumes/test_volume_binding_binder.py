@@ -1,0 +1,206 @@
+"""VolumeBinding with the real in-memory SchedulerVolumeBinder: find, assume, bind.
+
+Upstream: scheduler_binder_test.go (TestFindPodVolumes*, TestAssumePodVolumes,
+TestBindPodVolumes) and volume_binding_test.go (v1.18.5), re-expressed as small tables.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import pytest
+
+from kubesched import features
+from kubesched.controller.volume.scheduling import pv_util
+from kubesched.controller.volume.scheduling.scheduler_binder import VolumeBinder, VolumeBinderError
+from kubesched.controller.volume.scheduling.scheduler_binder_fake import FakeVolumeBinder, FakeVolumeBinderConfig
+from kubesched.scheduler.framework.plugins.volumebinding import volume_binding as vb
+from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
+from kubesched.scheduler.framework.v1alpha1.interface import Code, Status
+from kubesched.scheduler.nodeinfo.node_info import NodeInfo
+from volume_fixtures import Handle, claim_vol, csi_node, node, node_info, pod, pv, pvc, storage_class
+
+NODE_A = node("node-a", {"zone": "a"})
+WAIT = storage_class("wait")
+WAIT_NO_PROVISIONER = storage_class("static", provisioner="kubernetes.io/no-provisioner")
+WAIT_ZONE_B_ONLY = storage_class("zoned", allowed_zones=("b",))
+IMMEDIATE = storage_class("imm", mode="Immediate")
+NO_MODE = storage_class("nomode", mode=None)
+CLASSES = (WAIT, WAIT_NO_PROVISIONER, WAIT_ZONE_B_ONLY, IMMEDIATE, NO_MODE)
+RWO = ("ReadWriteOnce",)
+
+
+@dataclass(frozen=True)
+class FindCase:
+    name: str
+    claims: tuple
+    objects: tuple
+    want: Optional[tuple[bool, bool]] = None  # (unbound satisfied, bound satisfied)
+    error: str = ""
+
+
+FIND_CASES = [
+    FindCase("bound pv affinity matches", ("c",),
+             (pvc("c", volume_name="pv1", bound=True), pv("pv1", affinity_zone="a")), (True, True)),
+    FindCase("bound pv without affinity", ("c",), (pvc("c", volume_name="pv1", bound=True), pv("pv1")), (True, True)),
+    FindCase("bound pv affinity conflict", ("c",),
+             (pvc("c", volume_name="pv1", bound=True), pv("pv1", affinity_zone="b")), (True, False)),
+    FindCase("bound pv missing", ("c",), (pvc("c", volume_name="gone", bound=True),),
+             error='could not find v1.PersistentVolume "gone"'),
+    FindCase("pvc missing", ("ghost",), (), error='error getting PVC "ns/ghost": '
+             'could not find v1.PersistentVolumeClaim "ns/ghost"'),
+    FindCase("unbound immediate claim", ("c",), (pvc("c", sc="imm"),),
+             error="pod has unbound immediate PersistentVolumeClaims"),
+    FindCase("claim without class is immediate", ("c",), (pvc("c"),),
+             error="pod has unbound immediate PersistentVolumeClaims"),
+    FindCase("prebound claim (volumeName, not complete) is immediate", ("c",),
+             (pvc("c", sc="wait", volume_name="pv1"), pv("pv1", sc="wait")),
+             error="pod has unbound immediate PersistentVolumeClaims"),
+    FindCase("class without binding mode", ("c",), (pvc("c", sc="nomode"),),
+             error='VolumeBindingMode not set for StorageClass "nomode"'),
+    FindCase("wait: matching available pv", ("c",),
+             (pvc("c", sc="static", storage="5Gi", access_modes=RWO),
+              pv("pv1", sc="static", storage="10Gi", access_modes=RWO, affinity_zone="a")), (True, True)),
+    FindCase("wait: pv too small, no provisioner", ("c",),
+             (pvc("c", sc="static", storage="5Gi"), pv("pv1", sc="static", storage="1Gi")), (False, True)),
+    FindCase("wait: pv on another zone, no provisioner", ("c",),
+             (pvc("c", sc="static", storage="1Gi"), pv("pv1", sc="static", storage="1Gi", affinity_zone="b")),
+             (False, True)),
+    FindCase("wait: access modes missing on pv", ("c",),
+             (pvc("c", sc="static", access_modes=("ReadWriteMany",)), pv("pv1", sc="static", access_modes=RWO)),
+             (False, True)),
+    FindCase("wait: pv not Available", ("c",), (pvc("c", sc="static"), pv("pv1", sc="static", phase="Bound")),
+             (False, True)),
+    FindCase("wait: pv of another class", ("c",), (pvc("c", sc="static"), pv("pv1", sc="other")), (False, True)),
+    FindCase("wait: two claims cannot share one pv", ("c1", "c2"),
+             (pvc("c1", sc="static"), pvc("c2", sc="static"), pv("pv1", sc="static")), (False, True)),
+    FindCase("wait: no pv but dynamic provisioning", ("c",), (pvc("c", sc="wait"),), (True, True)),
+    FindCase("wait: provisioning topology excludes node", ("c",), (pvc("c", sc="zoned"),), (False, True)),
+    FindCase("wait: provisioning already selected another node", ("c",),
+             (pvc("c", sc="wait", annotations={pv_util.ANN_SELECTED_NODE: "node-b"}),), (False, True)),
+    FindCase("wait: provisioning selected this node", ("c",),
+             (pvc("c", sc="wait", annotations={pv_util.ANN_SELECTED_NODE: "node-a"}),), (True, True)),
+    FindCase("bound conflict and unbound unsatisfied", ("b", "c"),
+             (pvc("b", volume_name="pv1", bound=True), pv("pv1", affinity_zone="b"), pvc("c", sc="static")),
+             (False, False)),
+]
+
+
+@pytest.mark.parametrize("case", FIND_CASES, ids=lambda c: c.name)
+def test_find_pod_volumes(case: FindCase) -> None:
+    binder = VolumeBinder(Handle(*CLASSES, *case.objects).listers())
+    p = pod(*[claim_vol(c) for c in case.claims])
+    if case.error:
+        with pytest.raises(VolumeBinderError) as err:
+            binder.find_pod_volumes(p, NODE_A)
+        assert str(err.value) == case.error
+    else:
+        assert binder.find_pod_volumes(p, NODE_A) == case.want
+
+
+def test_find_picks_smallest_adequate_pv_and_caches_the_decision() -> None:
+    objects = (pvc("c", sc="static", storage="5Gi"), pv("big", sc="static", storage="100Gi"),
+               pv("small", sc="static", storage="6Gi"), pv("tiny", sc="static", storage="1Gi"))
+    binder = VolumeBinder(Handle(*CLASSES, *objects).listers())
+    p = pod(claim_vol("c"))
+    assert binder.find_pod_volumes(p, NODE_A) == (True, True)
+    bindings = binder.get_bindings_cache().get_bindings(p, "node-a")
+    assert [(b.pvc.metadata.name, b.pv.metadata.name) for b in bindings] == [("c", "small")]
+
+
+def test_prebound_pv_is_returned_before_smaller_ones() -> None:
+    objects = (pvc("c", sc="static", storage="1Gi"), pv("mine", sc="static", storage="50Gi", claim=("ns", "c")),
+               pv("small", sc="static", storage="1Gi"))
+    binder = VolumeBinder(Handle(*CLASSES, *objects).listers())
+    p = pod(claim_vol("c"))
+    binder.find_pod_volumes(p, NODE_A)
+    assert [b.pv.metadata.name for b in binder.get_bindings_cache().get_bindings(p, "node-a")] == ["mine"]
+
+
+def test_assume_and_bind_static_and_provisioned_claims() -> None:
+    handle = Handle(*CLASSES, pvc("s", sc="static"), pv("pv1", sc="static"), pvc("d", sc="wait"))
+    binder = VolumeBinder(handle.listers())
+    p = pod(claim_vol("s"), claim_vol("d"))
+    assert binder.find_pod_volumes(p, NODE_A) == (True, True)
+    assert binder.assume_pod_volumes(p, "node-a") is False
+    assumed_pv = binder.pv_cache.get_pv("pv1")
+    assert (assumed_pv.spec.claim_ref.name, assumed_pv.metadata.annotations[pv_util.ANN_BOUND_BY_CONTROLLER]) == \
+        ("s", "yes")
+    assert binder.pvc_cache.get_pvc("ns/d").metadata.annotations[pv_util.ANN_SELECTED_NODE] == "node-a"
+    assert handle.listers().persistent_volume("pv1").spec.claim_ref is None  # only assumed so far
+    bound_pod = pod(claim_vol("s"), claim_vol("d"), node="node-a")
+    binder.bind_pod_volumes(bound_pod)
+    listers = handle.listers()
+    assert listers.persistent_volume_claim("ns", "s").spec.volume_name == "pv1"
+    assert listers.persistent_volume("pv1").status.phase == "Bound"
+    provisioned = listers.persistent_volume_claim("ns", "d")
+    assert (provisioned.spec.volume_name, provisioned.metadata.annotations[pv_util.ANN_SELECTED_NODE]) == \
+        ("pvc-ns-d", "node-a")
+    assert binder.assume_pod_volumes(bound_pod, "node-a") is True  # everything is bound now
+
+
+def test_bind_without_decisions_fails() -> None:
+    binder = VolumeBinder(Handle(*CLASSES, pvc("d", sc="wait")).listers())
+    with pytest.raises(VolumeBinderError, match='failed to get cached bindings for pod "ns/p"'):
+        binder.bind_pod_volumes(pod(claim_vol("d"), node="node-a"))
+
+
+def test_delete_pod_bindings_and_clear_on_no_decision() -> None:
+    binder = VolumeBinder(Handle(*CLASSES, pvc("d", sc="wait")).listers())
+    p = pod(claim_vol("d"))
+    binder.find_pod_volumes(p, NODE_A)
+    assert binder.get_bindings_cache().get_decisions(p) is not None
+    binder.delete_pod_bindings(p)
+    assert binder.get_bindings_cache().get_decisions(p) is None
+
+
+def test_bound_check_uses_csi_translation_when_migrated() -> None:
+    ebs_pv = pv("pv1", affinity_zone="b", source={"awsElasticBlockStore": {"volumeID": "aws://b/vol-1"}})
+    objects = (pvc("c", volume_name="pv1", bound=True), ebs_pv, csi_node("node-a", "kubernetes.io/aws-ebs"))
+    binder = VolumeBinder(Handle(*CLASSES, *objects).listers())
+    with features.override({"CSIMigrationAWS": True}):
+        assert binder._try_translate_pv_to_csi(ebs_pv, csi_node("node-a", "kubernetes.io/aws-ebs")).spec.csi \
+            .volume_handle == "vol-1"
+        assert binder.find_pod_volumes(pod(claim_vol("c")), NODE_A) == (True, False)
+    assert binder._try_translate_pv_to_csi(ebs_pv, None) is ebs_pv
+
+
+BIND_CONFLICT = "node(s) didn't find available persistent volumes to bind"
+NODE_CONFLICT = "node(s) had volume node affinity conflict"
+
+
+@pytest.mark.parametrize("config,want", [
+    (FakeVolumeBinderConfig(find_unbound_satisfied=True, find_bound_satisfied=True), None),
+    (FakeVolumeBinderConfig(find_unbound_satisfied=False, find_bound_satisfied=True),
+     Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (BIND_CONFLICT,))),
+    (FakeVolumeBinderConfig(find_unbound_satisfied=True, find_bound_satisfied=False),
+     Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (NODE_CONFLICT,))),
+    (FakeVolumeBinderConfig(), Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (NODE_CONFLICT, BIND_CONFLICT))),
+    (FakeVolumeBinderConfig(find_err="boom"), Status(Code.ERROR, ("boom",))),
+], ids=["satisfied", "unbound", "bound", "both", "error"])
+def test_volume_binding_filter_with_fake_binder(config: FakeVolumeBinderConfig, want: Optional[Status]) -> None:
+    plugin = vb.new(None, Handle(binder=FakeVolumeBinder(config)))
+    assert plugin.filter(CycleState(), pod(claim_vol("")), node_info(NODE_A)) == want
+
+
+def test_volume_binding_filter_edges() -> None:
+    plugin = vb.new(None, Handle(binder=FakeVolumeBinder(FakeVolumeBinderConfig(find_err="must not be called"))))
+    assert plugin.filter(CycleState(), pod(claim_vol("c")), NodeInfo()) == Status(Code.ERROR, ("node not found",))
+    assert plugin.filter(CycleState(), pod({"name": "e", "emptyDir": {}}), node_info(NODE_A)) is None
+    assert (plugin.name(), vb.ERR_REASON_BIND_CONFLICT, vb.ERR_REASON_NODE_CONFLICT) == \
+        ("VolumeBinding", BIND_CONFLICT, NODE_CONFLICT)
+
+
+@pytest.mark.parametrize("objects,want", [
+    ((pvc("c", volume_name="pv1", bound=True), pv("pv1", affinity_zone="b")),
+     Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (NODE_CONFLICT,))),
+    ((pvc("c", sc="static"),), Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (BIND_CONFLICT,))),
+    ((pvc("c", sc="imm"),), Status(Code.ERROR, ("pod has unbound immediate PersistentVolumeClaims",))),
+    ((pvc("c", sc="wait"),), None),
+], ids=["node-conflict", "bind-conflict", "immediate", "provision"])
+def test_volume_binding_filter_with_real_binder(objects: tuple, want: Optional[Status]) -> None:
+    handle = Handle(*CLASSES, *objects)
+    handle._binder = VolumeBinder(handle.listers())
+    plugin = vb.new(None, handle)
+    assert plugin.filter(CycleState(), pod(claim_vol("c")), node_info(NODE_A)) == want

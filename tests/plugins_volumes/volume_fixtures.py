@@ -1,0 +1,94 @@
+"""Small manifest builders for the volume plugin tests."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from kubesched.conformance.volumes import lenient
+from kubesched.scheduler.listers.informer_listers import InformerListers
+from kubesched.scheduler.nodeinfo.node_info import NodeInfo
+
+
+def pod(*volumes: dict, name: str = "p", namespace: str = "ns", node: str = "") -> Any:
+    spec: dict = {"containers": [], "volumes": list(volumes)}
+    if node:
+        spec["nodeName"] = node
+    return lenient({"metadata": {"name": name, "namespace": namespace}, "spec": spec}, "Pod")
+
+
+def claim_vol(claim: str) -> dict:
+    return {"name": claim or "v", "persistentVolumeClaim": {"claimName": claim}}
+
+
+def node(name: str = "node1", labels: Optional[dict] = None, allocatable: Optional[dict] = None) -> Any:
+    return lenient({"metadata": {"name": name, "labels": labels or {}},
+                    "status": {"allocatable": allocatable or {}}}, "Node")
+
+
+def node_info(n: Any, *pods: Any) -> NodeInfo:
+    info = NodeInfo(*pods)
+    info.set_node(n)
+    return info
+
+
+def pvc(name: str, namespace: str = "ns", volume_name: str = "", sc: Optional[str] = None, storage: str = "",
+        access_modes: tuple = (), annotations: Optional[dict] = None, bound: bool = False) -> Any:
+    spec: dict = {"volumeName": volume_name, "accessModes": list(access_modes)}
+    if sc is not None:
+        spec["storageClassName"] = sc
+    if storage:
+        spec["resources"] = {"requests": {"storage": storage}}
+    ann = dict(annotations or {})
+    if bound:
+        ann["pv.kubernetes.io/bind-completed"] = "yes"
+    return lenient({"metadata": {"name": name, "namespace": namespace, "annotations": ann}, "spec": spec},
+                   "PersistentVolumeClaim")
+
+
+def pv(name: str, sc: str = "", storage: str = "", access_modes: tuple = (), zone: str = "",
+       affinity_zone: str = "", phase: str = "Available", source: Optional[dict] = None,
+       labels: Optional[dict] = None, claim: Optional[tuple[str, str]] = None) -> Any:
+    spec: dict = {"storageClassName": sc, "accessModes": list(access_modes)}
+    if storage:
+        spec["capacity"] = {"storage": storage}
+    if affinity_zone:
+        spec["nodeAffinity"] = {"required": {"nodeSelectorTerms": [{"matchExpressions": [
+            {"key": "zone", "operator": "In", "values": [affinity_zone]}]}]}}
+    if claim is not None:
+        spec["claimRef"] = {"namespace": claim[0], "name": claim[1]}
+    spec.update(source or {})
+    all_labels = dict(labels or {})
+    if zone:
+        all_labels["failure-domain.beta.kubernetes.io/zone"] = zone
+    return lenient({"metadata": {"name": name, "labels": all_labels}, "spec": spec, "status": {"phase": phase}},
+                   "PersistentVolume")
+
+
+def storage_class(name: str, provisioner: str = "kubernetes.io/fake", mode: Optional[str] = "WaitForFirstConsumer",
+                  allowed_zones: tuple = ()) -> Any:
+    doc: dict = {"metadata": {"name": name}, "provisioner": provisioner}
+    if mode is not None:
+        doc["volumeBindingMode"] = mode
+    if allowed_zones:
+        doc["allowedTopologies"] = [{"matchLabelExpressions": [{"key": "zone", "values": list(allowed_zones)}]}]
+    return lenient(doc, "StorageClass")
+
+
+def csi_node(name: str, migrated: str = "", drivers: tuple = ()) -> Any:
+    meta: dict = {"name": name}
+    if migrated:
+        meta["annotations"] = {"storage.alpha.kubernetes.io/migrated-plugins": migrated}
+    return lenient({"metadata": meta, "spec": {"drivers": [
+        {"name": d, "nodeID": name, "allocatable": {"count": c}} for d, c in drivers]}}, "CSINode")
+
+
+class Handle:
+    def __init__(self, *objects: Any, binder: Any = None) -> None:
+        self._listers = InformerListers(objects)
+        self._binder = binder
+
+    def listers(self) -> InformerListers:
+        return self._listers
+
+    def volume_binder(self) -> Any:
+        return self._binder
