@@ -6,7 +6,7 @@ Upstream: volume_restrictions_test.go, volume_zone_test.go (v1.18.5).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Optional
 
 import pytest
 
