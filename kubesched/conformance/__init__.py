@@ -55,8 +55,14 @@ def evaluate(case: dict, doc: dict | None = None) -> dict:
     return adapter(case, doc)
 
 
-def compare(expect: dict, got: dict) -> list[str]:
-    """The differences between an expectation and an outcome, one line per key."""
+def compare(expect: Any, got: Any) -> list[str]:
+    """The differences between an expectation and an outcome, one line per key.
+
+    A unit case's ``expect`` may be a plain value (a helper's return value): then the
+    whole outcome is compared.
+    """
+    if not isinstance(expect, dict) or not isinstance(got, dict):
+        return [] if got == expect else [f"expected {expect!r}, got {got!r}"]
     return [f"{key}: expected {expect[key]!r}, got {got.get(key, '<missing>')!r}"
             for key in expect if got.get(key, "<missing>") != expect[key]]
 
@@ -74,4 +80,4 @@ def run_case(case: dict, doc: dict) -> list[str]:
     return compare(case.get("expect", {}), got)
 
 
-__all__ = ["register", "evaluate", "compare", "run_case", "case_id", "adapter_for", "Any"]
+__all__ = ["register", "evaluate", "compare", "run_case", "case_id", "adapter_for"]
