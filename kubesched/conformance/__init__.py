@@ -58,10 +58,12 @@ def evaluate(case: dict, doc: dict | None = None) -> dict:
 def compare(expect: Any, got: Any) -> list[str]:
     """The differences between an expectation and an outcome, one line per key.
 
-    A unit case's ``expect`` may be a plain value (a helper's return value): then the
-    whole outcome is compared.
+    A unit case's ``expect`` may be a plain value (a helper's return value): the adapter
+    returns it as ``{"expect": value}`` (or bare), and that value is compared.
     """
-    if not isinstance(expect, dict) or not isinstance(got, dict):
+    if not isinstance(expect, dict):
+        if isinstance(got, dict) and set(got) == {"expect"}:
+            got = got["expect"]
         return [] if got == expect else [f"expected {expect!r}, got {got!r}"]
     return [f"{key}: expected {expect[key]!r}, got {got.get(key, '<missing>')!r}"
             for key in expect if got.get(key, "<missing>") != expect[key]]
