@@ -12,7 +12,9 @@ Existing pods' anti-affinity is gathered over the snapshot's NodeInfos that hold
 with (any) affinity and over their ``pods_with_affinity``, as v1.18.5 does.
 Deviation: upstream fills the count maps from 16 goroutines in random order; here nodes
 are visited in snapshot order, so the maps' iteration order is deterministic (their
-contents are the same).
+contents are the same). Filter on a NodeInfo without a Node skips the existing-pods check
+(upstream would dereference nil there) and then fails with "node not found" as upstream.
+The v1.18.5 affinity Filter has no "missing topology key" variant of the reasons.
 """
 
 from __future__ import annotations
