@@ -151,10 +151,13 @@ class SharedInformer:
             del self.store[key]
         if visible:
             change = (MODIFIED, obj, old) if old is not None else (ADDED, obj, None)
+        elif old is None:
+            return None
         else:
-            change = (DELETED, obj, old) if old is not None else None
-        if change is not None:
-            self._notify(*change)
+            # A real delete carries the object's final state; an object leaving the field
+            # selector is deleted with its previous content (the watch cache's rule).
+            change = (DELETED, obj if event_type == DELETED else old, old)
+        self._notify(*change)
         return change
 
     def _notify(self, event_type: str, obj: Any, old: Any) -> None:
