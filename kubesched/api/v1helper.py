@@ -1,13 +1,22 @@
-"""Helpers over core/v1 types that the scheduler uses: resource name classes.
+"""Helpers over core/v1 types that the scheduler uses: resource name classes, node selectors,
+taints and tolerations, the preferAvoidPods annotation.
 
 Upstream: pkg/apis/core/v1/helper/helpers.go (IsExtendedResourceName, IsNativeResource,
 IsHugePageResourceName, IsPrefixedNativeResource, IsAttachableVolumeResourceName,
-IsScalarResourceName).
+IsScalarResourceName, NodeSelectorRequirementsAsSelector, NodeSelectorRequirementsAsFieldSelector,
+MatchNodeSelectorTerms, TolerationsTolerateTaint, FindMatchingUntoleratedTaint,
+GetAvoidPodsFromNodeAnnotations); staging/src/k8s.io/api/core/v1/toleration.go
+(Toleration.ToleratesTaint); apimachinery labels.NewRequirement of v0.18 (its error texts).
 """
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Callable, Iterable, Mapping, Optional
+
+from kubesched.api import field_errors, labels
+from kubesched.api.core import NodeSelectorRequirement, NodeSelectorTerm, Taint, Toleration
 
 RESOURCE_CPU = "cpu"
 RESOURCE_MEMORY = "memory"
@@ -100,9 +109,8 @@ def parse_int64(text: str) -> int | None:
     return value if -(2**63) <= value < 2**63 else None
 
 
-def _new_label_requirement(key: str, operator: str, values: tuple[str, ...]):
+def _new_label_requirement(key: str, operator: str, values: tuple[str, ...]) -> labels.Requirement:
     """``labels.NewRequirement`` with the v1.18 (apimachinery v0.18) error texts."""
-    from kubesched.api import field_errors, labels
     errs = field_errors.is_qualified_name(key)
     if errs:
         raise labels.SelectorError(f"invalid label key {_go_quote(key)}: {'; '.join(errs)}")
@@ -123,9 +131,10 @@ def _new_label_requirement(key: str, operator: str, values: tuple[str, ...]):
     return labels.Requirement(key, operator, values)
 
 
-def node_selector_requirements_as_selector(requirements):
+def node_selector_requirements_as_selector(
+        requirements: Iterable[NodeSelectorRequirement]) -> labels.Selector:
     """``NodeSelectorRequirementsAsSelector``: an empty list selects nothing; bad input raises SelectorError."""
-    from kubesched.api import labels
+    requirements = tuple(requirements)
     if not requirements:
         return labels.NOTHING
     reqs = []
@@ -137,12 +146,16 @@ def node_selector_requirements_as_selector(requirements):
     return labels.Selector(tuple(sorted(reqs, key=lambda r: r.key)))
 
 
-def node_selector_requirements_as_field_selector(requirements):
+FieldSelector = Callable[[Mapping[str, str]], bool]
+
+
+def node_selector_requirements_as_field_selector(
+        requirements: Iterable[NodeSelectorRequirement]) -> FieldSelector:
     """``NodeSelectorRequirementsAsFieldSelector``: a predicate over a field set (``metadata.name``).
 
     Only ``In``/``NotIn`` with exactly one value are allowed; an empty list selects nothing.
     """
-    from kubesched.api import labels
+    requirements = tuple(requirements)
     if not requirements:
         return lambda fields: False
     terms: list[tuple[str, str, bool]] = []
@@ -156,9 +169,9 @@ def node_selector_requirements_as_field_selector(requirements):
     return lambda fields: all((fields.get(key, "") == value) == equal for key, value, equal in terms)
 
 
-def match_node_selector_terms(terms, node_labels, node_fields) -> bool:
+def match_node_selector_terms(terms: Iterable[NodeSelectorTerm], node_labels: Mapping[str, str],
+                              node_fields: Mapping[str, str]) -> bool:
     """``MatchNodeSelectorTerms``: terms are ORed; an empty term or a term that fails to build never matches."""
-    from kubesched.api import labels
     for term in terms:
         if not term.match_expressions and not term.match_fields:
             continue
@@ -175,7 +188,7 @@ def match_node_selector_terms(terms, node_labels, node_fields) -> bool:
     return False
 
 
-def toleration_tolerates_taint(toleration, taint) -> bool:
+def toleration_tolerates_taint(toleration: Toleration, taint: Taint) -> bool:
     """``Toleration.ToleratesTaint``: empty effect matches all effects, empty key + Exists every key."""
     if toleration.effect and toleration.effect != taint.effect:
         return False
@@ -186,13 +199,16 @@ def toleration_tolerates_taint(toleration, taint) -> bool:
     return toleration.operator == TOLERATION_OP_EXISTS
 
 
-def tolerations_tolerate_taint(tolerations, taint) -> bool:
+def tolerations_tolerate_taint(tolerations: Iterable[Toleration], taint: Taint) -> bool:
     """``TolerationsTolerateTaint``."""
     return any(toleration_tolerates_taint(t, taint) for t in tolerations)
 
 
-def find_matching_untolerated_taint(taints, tolerations, inclusion_filter=None):
+def find_matching_untolerated_taint(
+        taints: Iterable[Taint], tolerations: Iterable[Toleration],
+        inclusion_filter: Optional[Callable[[Taint], bool]] = None) -> tuple[Optional[Taint], bool]:
     """``FindMatchingUntoleratedTaint``: (first included taint no toleration tolerates, True) or (None, False)."""
+    tolerations = tuple(tolerations)
     for taint in taints:
         if inclusion_filter is not None and not inclusion_filter(taint):
             continue
@@ -201,20 +217,19 @@ def find_matching_untolerated_taint(taints, tolerations, inclusion_filter=None):
     return None, False
 
 
-def _json_field(obj: dict, name: str):
+def _json_field(obj: dict, name: str) -> object:
     """Go ``encoding/json`` field lookup: exact key first, then case-insensitive."""
     if name in obj:
         return obj[name]
     return next((v for k, v in obj.items() if k.lower() == name.lower()), None)
 
 
-def get_avoid_pods_from_node_annotations(annotations) -> list[tuple[str, str]]:
+def get_avoid_pods_from_node_annotations(annotations: Optional[Mapping[str, str]]) -> list[tuple[str, str]]:
     """``GetAvoidPodsFromNodeAnnotations``: (kind, uid) of each entry's ``podSignature.podController``.
 
     An absent or empty annotation gives ``[]``; text that Go's ``json.Unmarshal`` into
     ``v1.AvoidPods`` would reject raises ValueError. An entry without a controller gives ("", "").
     """
-    import json
     text = (annotations or {}).get(PREFER_AVOID_PODS_ANNOTATION_KEY, "")
     if not text:
         return []
@@ -238,7 +253,7 @@ def get_avoid_pods_from_node_annotations(annotations) -> list[tuple[str, str]]:
     return out
 
 
-def _json_object(value, field: str) -> dict:
+def _json_object(value: object, field: str) -> dict:
     if value is None:
         return {}
     if not isinstance(value, dict):
