@@ -289,5 +289,16 @@ def test_expiry_on_the_loop(bind_done_at, confirm_at, gone_at):
     assert (expired_at[0] if expired_at else None) == gone_at
     assert (POD.metadata.uid in cache.pod_states) == (gone_at is None)
     assert cache.pod_count() == (0 if gone_at is not None else 1)
+    assert [(e.time, e.label) for e in loop.pending()] == [(61.0, "cleanupExpiredAssumedPods")]
     cache.stop()
-    assert loop.pending() == [] or all(e.label != "cleanupExpiredAssumedPods" for e in loop.pending())
+    assert loop.pending() == []
+
+
+def test_sweep_runs_at_once_then_every_period():
+    loop = EventLoop()
+    cache = new(DURATION_TO_EXPIRE_ASSUMED_POD, loop)
+    ran = []
+    original = cache.cleanup_assumed_pods
+    cache.cleanup_assumed_pods = lambda now: (ran.append(now), original(now))
+    loop.run(until=3.5)
+    assert ran == [0.0, 1.0, 2.0, 3.0]

@@ -106,3 +106,8 @@ def create_image_existence_map(nodes: list[Node]) -> dict[str, set[str]]:
             for name in image.names:
                 existence.setdefault(name, set()).add(node.metadata.name)
     return existence
+
+
+def new_empty_snapshot() -> Snapshot:
+    """``NewEmptySnapshot``: what the scheduler starts with; the cache's ``update_snapshot`` fills it."""
+    return Snapshot()
