@@ -142,3 +142,11 @@ def test_fit_args_wrong_type() -> None:
     with pytest.raises(ValueError):
         fit.new({"ignoredResources": "example.com/foo"}, None)
 
+
+
+@pytest.mark.parametrize("args", [{"shape": [1]}, {"shape": [{"utilization": "0", "score": 1}]},
+                                  {"shape": [{"utilization": 0, "score": 1}], "resources": ["cpu"]}],
+                         ids=["point not an object", "utilization not a number", "resource not an object"])
+def test_rtcr_args_type_errors(args) -> None:
+    with pytest.raises(ValueError):
+        rtcr.new(args, None)

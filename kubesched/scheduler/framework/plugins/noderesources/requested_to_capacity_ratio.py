@@ -142,8 +142,10 @@ def go_round(x: float) -> int:
     return int(math.copysign(math.floor(abs(x) + 0.5), x))
 
 
-def _field(obj: Mapping, key: str, default=None):
+def _field(obj: object, key: str, default: object = None) -> object:
     """A JSON field matched as Go's encoding/json does: exact, then case-insensitive."""
+    if not isinstance(obj, Mapping):
+        raise ValueError(f"json: cannot unmarshal {type(obj).__name__} into Go value of type object")
     if key in obj:
         return obj[key]
     return next((v for k, v in obj.items() if k.lower() == key.lower()), default)
