@@ -198,7 +198,10 @@ class InformerFactory:
         return tuple(sorted(kinds, key=lambda k: (LIST_ORDER.index(k) if k in LIST_ORDER else len(LIST_ORDER), k)))
 
     def start(self) -> None:
-        """List, then watch: every event reaches the handlers through the loop."""
+        """List, then watch: every event reaches the handlers through the loop.
+
+        Register handlers first: the kinds watched are fixed here.
+        """
         if self._started:
             return
         self._started = True

@@ -95,7 +95,8 @@ def test_add_pod_will_confirm():
     cache.add_pod(EXPIRE_PODS[0])
     cache.cleanup_assumed_pods(20.0)
     assert requested(cache, NODE) == (100, 500, {}, 100, 500, ["test-1"], [TCP80])
-    assert (cache.is_assumed_pod(EXPIRE_PODS[0]), cache.pod_states[EXPIRE_PODS[0].metadata.uid].deadline) == (False, None)
+    state = cache.pod_states[EXPIRE_PODS[0].metadata.uid]
+    assert (cache.is_assumed_pod(EXPIRE_PODS[0]), state.deadline) == (False, None)
 
 
 def test_dump():
