@@ -22,11 +22,14 @@ class SelectorError(ValueError):
     """A requirement that ``labels.NewRequirement`` would refuse."""
 
 
+_INT64 = re.compile(r"^[+-]?[0-9]+$")
+
+
 def _as_int(text: str) -> Optional[int]:
-    try:
-        value = int(text, 10)
-    except ValueError:
+    """``strconv.ParseInt(text, 10, 64)``: no spaces, no underscores, within int64."""
+    if not _INT64.match(text):
         return None
+    value = int(text)
     return value if -(2**63) <= value < 2**63 else None
 
 

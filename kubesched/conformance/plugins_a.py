@@ -21,9 +21,7 @@ from typing import Any, Callable, Optional
 
 from kubesched import features
 from kubesched.conformance import register
-from kubesched.api.core import Pod
-from kubesched.api.decode import decode
-from kubesched.conformance._harness import nodes_of, status_dict
+from kubesched.conformance._harness import nodes_of, pod_of, pods_of, status_dict
 from kubesched.scheduler.framework.plugins.imagelocality import image_locality
 from kubesched.scheduler.framework.plugins.nodeaffinity import node_affinity
 from kubesched.scheduler.framework.plugins.nodelabel import node_label
@@ -67,20 +65,6 @@ class SnapshotHandle:
         return self._snapshot
 
 
-def pod_of(case: dict, key: str = "pod") -> Pod:
-    """A vector pod; like upstream fixtures it may omit required fields (``containerPort``,
-    ``ownerReferences[].apiVersion``), so only "Required value" problems are tolerated."""
-    manifest = dict(case.get(key) or {})
-    manifest.setdefault("spec", {"containers": []})
-    pod, problems = decode(Pod, {k: v for k, v in manifest.items() if k not in ("apiVersion", "kind")})
-    errors = [p for p in problems if not p.warning and p.message != "Required value"]
-    if errors:
-        raise ValueError(f"bad pod fixture: {'; '.join(f'{p.path}: {p.message}' for p in errors)}")
-    return pod
-
-
-def pods_of(case: dict, key: str = "existing_pods") -> list[Pod]:
-    return [pod_of({"pod": m}) for m in case.get(key) or []]
 
 
 def snapshot_of(case: dict) -> Snapshot:

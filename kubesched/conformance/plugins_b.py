@@ -15,9 +15,7 @@ from kubesched import features
 from kubesched.api.core import Node, Pod
 from kubesched.api.labels import EQUALS, Selector
 from kubesched.conformance import register
-from kubesched.api.decode import DecodeError, decode_object
-from kubesched.api.kinds import API_VERSIONS
-from kubesched.conformance._harness import status_dict
+from kubesched.conformance._harness import as_object, pod_of, pods_of, status_dict
 from kubesched.scheduler.framework.plugins import defaultpodtopologyspread as dpts
 from kubesched.scheduler.framework.plugins import interpodaffinity as ipa
 from kubesched.scheduler.framework.plugins import podtopologyspread as pts
@@ -33,25 +31,7 @@ from kubesched.scheduler.listers.informer_listers import InformerListers
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
 
 
-def _object(manifest: dict, default_kind: str) -> Any:
-    """Decode a vector manifest, tolerating absent required fields (upstream fixtures omit
-    ``spec.containers`` and even ``spec``); any other problem is an error."""
-    doc = dict(manifest)
-    doc.setdefault("kind", default_kind)
-    doc.setdefault("apiVersion", API_VERSIONS[doc["kind"]][0])
-    obj, problems = decode_object(doc)
-    hard = [p for p in problems if not p.warning and p.message != "Required value"]
-    if obj is None or hard:
-        raise DecodeError(hard or problems)
-    return obj
-
-
-def pod_of(case: dict, key: str = "pod") -> Pod:
-    return _object(case.get(key) or {}, "Pod")
-
-
-def pods_of(case: dict) -> list[Pod]:
-    return [_object(m, "Pod") for m in case.get("existing_pods") or []]
+_object = as_object
 
 
 def nodes_of(case: dict) -> list[Node]:

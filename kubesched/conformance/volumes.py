@@ -16,8 +16,7 @@ from __future__ import annotations
 from typing import Any, Callable, Optional
 
 from kubesched import features
-from kubesched.api.decode import DecodeError, decode_object
-from kubesched.api.kinds import API_VERSIONS
+from kubesched.conformance._harness import as_object
 from kubesched.conformance import register
 from kubesched.controller.volume.scheduling.scheduler_binder import VolumeBinder
 from kubesched.controller.volume.scheduling.scheduler_binder_fake import FakeVolumeBinder, fake_config_from_args
@@ -31,16 +30,7 @@ from kubesched.scheduler.listers.informer_listers import InformerListers
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
 
 
-def lenient(manifest: dict, default_kind: str) -> Any:
-    """Decode like ``as_object`` but accept missing required fields (Go zero values)."""
-    doc = dict(manifest)
-    doc.setdefault("kind", default_kind)
-    doc.setdefault("apiVersion", API_VERSIONS[doc["kind"]][0])
-    obj, problems = decode_object(doc)
-    errors = [p for p in problems if not p.warning and p.message != "Required value"]
-    if obj is None or errors:
-        raise DecodeError(errors or problems)
-    return obj
+lenient = as_object
 
 
 class VolumeHandle:
