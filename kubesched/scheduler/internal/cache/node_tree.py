@@ -2,7 +2,7 @@
 
 Upstream: pkg/scheduler/internal/cache/node_tree.go @ v1.18.5 (nodeTree, nodeArray.next,
 newNodeTree, addNode, removeNode, removeZone, updateNode, resetExhausted, next) and
-pkg/util/node/node.go (GetZoneKey).
+pkg/util/node/node.go (GetZoneKey, in kubesched.scheduler.util.node).
 
 ``next()`` visits zone 1's first node, zone 2's first node, ... then every zone's second
 node, and so on: a list built by calling it ``num_nodes`` times interleaves zones, so
@@ -19,32 +19,15 @@ are not printed; ``remove_node`` raises ``NodeTreeError`` where upstream returns
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Final, Iterable, Optional
+from typing import Iterable, Optional
 
 from kubesched.api.core import Node
+from kubesched.scheduler.util.node import get_zone_key  # noqa: F401  (re-exported: GetZoneKey)
 
-LABEL_ZONE_FAILURE_DOMAIN: Final = "failure-domain.beta.kubernetes.io/zone"
-LABEL_ZONE_REGION: Final = "failure-domain.beta.kubernetes.io/region"
-LABEL_ZONE_FAILURE_DOMAIN_STABLE: Final = "topology.kubernetes.io/zone"
-LABEL_ZONE_REGION_STABLE: Final = "topology.kubernetes.io/region"
 
 
 class NodeTreeError(LookupError):
     """``removeNode`` of a node the tree does not hold."""
-
-
-def get_zone_key(node: Node) -> str:
-    """``utilnode.GetZoneKey``: ``region + ":\\x00:" + zone``, or "" for an unlabelled node.
-
-    1.18 reads the beta ``failure-domain`` labels first and falls back to the stable
-    ``topology.kubernetes.io`` ones; the NUL keeps "a:b" + "c" apart from "a" + "b:c".
-    """
-    labels = node.metadata.labels
-    zone = labels.get(LABEL_ZONE_FAILURE_DOMAIN, labels.get(LABEL_ZONE_FAILURE_DOMAIN_STABLE, ""))
-    region = labels.get(LABEL_ZONE_REGION, labels.get(LABEL_ZONE_REGION_STABLE, ""))
-    if not region and not zone:
-        return ""
-    return region + ":\x00:" + zone
 
 
 @dataclass(slots=True)

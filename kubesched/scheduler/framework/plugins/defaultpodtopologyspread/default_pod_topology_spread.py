@@ -22,28 +22,11 @@ from kubesched.scheduler.framework.plugins.helper.spread import default_selector
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState, StateNotFoundError
 from kubesched.scheduler.framework.v1alpha1.interface import MAX_NODE_SCORE, Code, NodeScore, Status
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
+from kubesched.scheduler.util.node import get_zone_key
 
 NAME = "DefaultPodTopologySpread"
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
 ZONE_WEIGHTING = 2.0 / 3.0  # with zone information, 2/3 of the weight goes to zone spreading
-
-LABEL_ZONE_FAILURE_DOMAIN = "failure-domain.beta.kubernetes.io/zone"
-LABEL_ZONE_REGION = "failure-domain.beta.kubernetes.io/region"
-LABEL_ZONE_FAILURE_DOMAIN_STABLE = "topology.kubernetes.io/zone"
-LABEL_ZONE_REGION_STABLE = "topology.kubernetes.io/region"
-
-
-def get_zone_key(node: Optional[Node]) -> str:
-    """``utilnode.GetZoneKey``: ``region:\\x00:zone`` (beta labels first), "" without either."""
-    if node is None or not node.metadata.labels:
-        return ""
-    labels = node.metadata.labels
-    zone = labels.get(LABEL_ZONE_FAILURE_DOMAIN, labels.get(LABEL_ZONE_FAILURE_DOMAIN_STABLE, ""))
-    region = labels.get(LABEL_ZONE_REGION, labels.get(LABEL_ZONE_REGION_STABLE, ""))
-    if not region and not zone:
-        return ""
-    return region + ":\x00:" + zone
-
 
 class PreScoreState:
     """``preScoreState``: the selector deduced in PreScore."""
