@@ -1,0 +1,4 @@
+"""The scheduling algorithm: generic scheduler (Schedule), preemption and extenders.
+
+Upstream: pkg/scheduler/core.
+"""
