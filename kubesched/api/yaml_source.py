@@ -18,7 +18,6 @@ Deviation: go-yaml (used by kubectl) silently turns a ``yes:`` key into
 
 from __future__ import annotations
 
-import datetime as _dt
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -235,10 +234,6 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 def _describe(err: yaml.MarkedYAMLError) -> str:
     parts = [p for p in (err.context, err.problem) if p]
     return ", ".join(parts) if parts else "invalid YAML"
-
-
-def is_date(value: Any) -> bool:
-    return isinstance(value, (_dt.date, _dt.datetime))
 
 
 def _mark_line(loader: Any) -> int:
