@@ -45,22 +45,29 @@ def command(name: str, help: str, configure: Configure) -> Callable[[Run], Run]:
 
 def _configure_validate(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", metavar="FILE", nargs="+",
-                        help="YAML manifests (multi-document; List documents allowed), loaded as one cluster")
+                        help="YAML manifests (multi-document; List documents allowed); each file is "
+                             "one cluster unless --together")
+    parser.add_argument("--together", action="store_true",
+                        help="load all files as one cluster (references may cross files)")
 
 
 @command("validate", "check cluster manifests; print one line per problem (exit 1 on errors)",
          _configure_validate)
 def run_validate(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
     out = out or sys.stdout
-    try:
-        cluster = load_files(args.files)
-    except LoadError as err:
-        for problem in err.problems:
-            print(problem, file=out)
-        return 1
-    for warning in cluster.warnings:
-        print(warning, file=out)
-    return 0
+    groups = [args.files] if args.together else [[f] for f in args.files]
+    failed = False
+    for files in groups:
+        try:
+            cluster = load_files(files)
+        except LoadError as err:
+            failed = True
+            for problem in err.problems:
+                print(problem, file=out)
+            continue
+        for warning in cluster.warnings:
+            print(warning, file=out)
+    return 1 if failed else 0
 
 
 # ---------------------------------------------------------------- entry point

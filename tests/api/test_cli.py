@@ -65,3 +65,25 @@ def test_no_command_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_commands_registry() -> None:
     assert list(COMMANDS) == ["validate"]
+
+
+@pytest.mark.parametrize("flags, code, duplicates", [
+    ([], 0, 0),               # each file is its own cluster
+    (["--together"], 1, 1),   # one cluster: the same node name twice
+])
+def test_validate_files_separately_or_together(tmp_path: pathlib.Path, flags: list[str], code: int,
+                                               duplicates: int) -> None:
+    paths = []
+    for name in ("a.yaml", "b.yaml"):
+        path = tmp_path / name
+        path.write_text(NODE)
+        paths.append(str(path))
+    out = io.StringIO()
+    assert run_validate(build_parser().parse_args(["validate", *flags, *paths]), out) == code
+    assert sum("Duplicate value" in line for line in out.getvalue().splitlines()) == duplicates
+
+
+def test_validate_all_samples_at_once() -> None:
+    samples = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "sample_clusters").glob("*.yaml"))
+    result = run("validate", *samples)
+    assert (result.returncode, result.stdout) == (0, "")
