@@ -280,6 +280,16 @@ class PodTemplateSpec:
     spec: PodSpec = fld(factory=PodSpec)
 
 
+@model
+class Binding:
+    """``pods/binding`` body: ties a pod (metadata) to a target node."""
+
+    API_VERSION: ClassVar[str] = "v1"
+    KIND: ClassVar[str] = "Binding"
+    metadata: ObjectMeta = fld(factory=ObjectMeta)
+    target: ObjectReference = fld(required=True, factory=ObjectReference)
+
+
 # ---------------------------------------------------------------- nodes
 
 
