@@ -169,10 +169,12 @@ def _fake_factory(name: str, spec: Mapping[str, Any], instances: dict[str, Any])
     return factory
 
 
-def build_framework(plugins_spec: Mapping[str, Any], **options: Any) -> BuiltFramework:
+def build_framework(plugins_spec: Mapping[str, Any], extra: Optional[Mapping[str, Any]] = None,
+                    **options: Any) -> BuiltFramework:
     """A Framework from a vector's ``args.plugins`` (names or ``{name, weight, …}`` per point).
 
-    Fake plugins (``FAKE_PLUGINS``) come first in the registry, then the in-tree ones.
+    Fake plugins (``FAKE_PLUGINS``) come first in the registry, then ``extra`` (name → plugin
+    instance), then the in-tree ones.
     """
     instances: dict[str, Any] = {}
     specs: dict[str, Mapping[str, Any]] = {}
@@ -186,7 +188,10 @@ def build_framework(plugins_spec: Mapping[str, Any], **options: Any) -> BuiltFra
             enabled.append(Plugin(entry["name"], int(entry.get("weight", 0))))
         sets[_POINTS[key]] = PluginSet(tuple(enabled))
     registry = Registry((name, _fake_factory(name, specs.get(name, {}), instances)) for name in FAKE_PLUGINS)
-    registry.merge({k: v for k, v in new_in_tree_registry().items() if k not in FAKE_PLUGINS})
+    for name, plugin in (extra or {}).items():
+        instances[name] = plugin
+        registry.register(name, lambda args, handle, plugin=plugin: plugin)
+    registry.merge({k: v for k, v in new_in_tree_registry().items() if k not in registry})
     return BuiltFramework(Framework(registry, Plugins(**sets), **options), instances)
 
 
