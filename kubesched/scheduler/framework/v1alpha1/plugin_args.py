@@ -9,9 +9,9 @@ mapping (already parsed YAML/JSON), ``None`` (no config: plugin defaults), or ``
 way Go's ``encoding/json`` fills a struct: unknown keys are ignored, a key matches a field's
 JSON name exactly or else case-insensitively, a later key overwrites an earlier one.
 
-Deviation: the config types live here (not in ``apis/config``) so that the framework and
-the default provider can be written before the configuration package; the framework only
-relies on their shape (``<point>.enabled`` → items with ``name`` and ``weight``). Type errors
+The config types (``Plugins`` …) live in ``kubesched.scheduler.apis.config.types`` and are
+re-exported here; the framework only relies on their shape (``<point>.enabled`` → items
+with ``name`` and ``weight``). Type errors
 say ``json: cannot unmarshal <json type> into Go struct field <Type>.<field> of type <py type>``
 with the Python type name instead of Go's.
 """
@@ -28,6 +28,10 @@ from typing import Any, Mapping, Optional, TypeVar, Union
 import yaml
 
 from kubesched.api.fields import json_name
+from kubesched.scheduler.apis.config.types import Plugin, PluginConfig, Plugins, PluginSet
+
+__all__ = ["Args", "ArgsDecodeError", "CONTENT_TYPE_JSON", "CONTENT_TYPE_YAML", "Plugin", "PluginConfig",
+           "Plugins", "PluginSet", "RawArgs", "decode_into", "lookup", "raw_to_mapping"]
 
 CONTENT_TYPE_JSON = "application/json"
 CONTENT_TYPE_YAML = "application/yaml"
@@ -36,39 +40,8 @@ T = TypeVar("T")
 
 
 # ----------------------------------------------------------------------------- config types
-
-
-@dataclass(frozen=True, slots=True)
-class Plugin:
-    """``config.Plugin``: a plugin name and (for Score) its weight; 0 means "not set"."""
-
-    name: str
-    weight: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class PluginSet:
-    """``config.PluginSet``: enabled plugins in run order, and disabled ones."""
-
-    enabled: tuple[Plugin, ...] = ()
-    disabled: tuple[Plugin, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Plugins:
-    """``config.Plugins``: one optional ``PluginSet`` per 1.18 extension point."""
-
-    queue_sort: Optional[PluginSet] = None
-    pre_filter: Optional[PluginSet] = None
-    filter: Optional[PluginSet] = None
-    pre_score: Optional[PluginSet] = None
-    score: Optional[PluginSet] = None
-    reserve: Optional[PluginSet] = None
-    permit: Optional[PluginSet] = None
-    pre_bind: Optional[PluginSet] = None
-    bind: Optional[PluginSet] = None
-    post_bind: Optional[PluginSet] = None
-    unreserve: Optional[PluginSet] = None
+# Plugin, PluginSet, Plugins and PluginConfig live in apis/config/types.py (upstream's home);
+# they are re-exported here for the framework and the plugins.
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,14 +53,6 @@ class RawArgs:
 
 
 Args = Union[Mapping[str, Any], RawArgs, None]
-
-
-@dataclass(frozen=True, slots=True)
-class PluginConfig:
-    """``config.PluginConfig``: the args handed to the factory of plugin ``name``."""
-
-    name: str
-    args: Args = None
 
 
 # ----------------------------------------------------------------------------- decoding
