@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional
 
 from kubesched.api.core import Node, Pod
+from kubesched.scheduler.core.extender import HostPriority
 from kubesched.scheduler.framework.plugins.registry import new_in_tree_registry
 from kubesched.scheduler.framework.v1alpha1.framework import Framework
 from kubesched.scheduler.framework.v1alpha1.interface import CODE_BY_NAME, Code, NodeScore, Status
@@ -193,14 +194,6 @@ def build_framework(plugins_spec: Mapping[str, Any], extra: Optional[Mapping[str
         registry.register(name, lambda args, handle, plugin=plugin: plugin)
     registry.merge({k: v for k, v in new_in_tree_registry().items() if k not in registry})
     return BuiltFramework(Framework(registry, Plugins(**sets), **options), instances)
-
-
-@dataclass(frozen=True, slots=True)
-class HostPriority:
-    """``extenderv1.HostPriority``."""
-
-    host: str
-    score: int
 
 
 Predicate = Callable[[Pod, Node], bool]

@@ -72,7 +72,8 @@ class HasPodsFilter:
 def test_second_pass_without_nominated_pods_can_fail():
     """A filter satisfied only with the nominated pod present: pass 0 fits, pass 1 does not."""
     rec = Recorder()
-    harness = Harness([node("n1")], {"filter": ["HasPodsFilter"]}, observer=rec, extra={"HasPodsFilter": HasPodsFilter()})
+    harness = Harness([node("n1")], {"filter": ["HasPodsFilter"]}, observer=rec,
+                      extra={"HasPodsFilter": HasPodsFilter()})
     harness.queue.update_nominated_pod_for_node(pod("nom", priority=10), "n1")
     fits, status = _passes(harness, pod("p", priority=0), "n1")
     assert (fits, status) == (False, Status(Code.UNSCHEDULABLE, ("node has no pods",)))

@@ -22,6 +22,7 @@ Deviations:
   given to the constructor instead of the global ``math/rand``.
 - The constructor also takes ``scheduling_queue`` (for nominated pods) and
   ``enable_non_preempting`` as keywords; ``listers`` supplies the PVC and PDB listers.
+- Extenders (``extender.SchedulerExtender``) raise their errors instead of returning them.
 
 Observer hooks (not upstream): when ``observer`` is set, these methods are called with
 keyword arguments only; a hook the observer does not define is skipped.
@@ -44,9 +45,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Optional, Protocol, Sequence
+from typing import Any, Optional, Sequence
 
 from kubesched.api.core import Node, Pod
+from kubesched.scheduler.core.extender import SchedulerExtender
 from kubesched.scheduler.core.fit_error import NO_NODES_AVAILABLE, FitError, NoNodesAvailableError
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import (
@@ -56,7 +58,8 @@ from kubesched.scheduler.nodeinfo.node_info import NodeInfo
 
 __all__ = [
     "MIN_FEASIBLE_NODES_TO_FIND", "MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND", "MAX_EXTENDER_PRIORITY",
-    "NO_NODES_AVAILABLE", "FitError", "FrameworkError", "NoNodesAvailableError", "BasicCheckError", "EmptyPriorityListError", "ScheduleResult",
+    "NO_NODES_AVAILABLE", "FitError", "FrameworkError", "NoNodesAvailableError", "BasicCheckError",
+    "EmptyPriorityListError", "ScheduleResult",
     "SchedulerExtender", "GenericScheduler", "new_generic_scheduler", "pod_passes_basic_checks",
     "select_host", "num_feasible_nodes_to_find",
 ]
@@ -85,39 +88,6 @@ class ScheduleResult:
     suggested_host: str
     evaluated_nodes: int
     feasible_nodes: int
-
-
-class HostPriority(Protocol):
-    """One entry of an extender's Prioritize answer (``extenderv1.HostPriority``)."""
-
-    host: str
-    score: int
-
-
-class SchedulerExtender(Protocol):
-    """What the generic scheduler calls on an extender (v1.18 ``SchedulerExtender``).
-
-    Errors are raised as exceptions. ``filter`` returns (feasible nodes, {node name: reason});
-    ``prioritize`` returns (host priorities, weight).
-    """
-
-    def name(self) -> str: ...
-
-    def is_interested(self, pod: Pod) -> bool: ...
-
-    def filter(self, pod: Pod, nodes: list[Node]) -> tuple[list[Node], dict[str, str]]: ...
-
-    def prioritize(self, pod: Pod, nodes: list[Node]) -> tuple[Sequence[HostPriority], int]: ...
-
-    def is_ignorable(self) -> bool: ...
-
-    def supports_preemption(self) -> bool: ...
-
-    def process_preemption(self, pod: Pod, node_to_victims: Any, node_infos: Any) -> Any: ...
-
-    def is_binder(self) -> bool: ...
-
-    def bind(self, binding: Any) -> None: ...
 
 
 def num_feasible_nodes_to_find(num_all_nodes: int, percentage_of_nodes_to_score: int) -> int:
