@@ -51,6 +51,7 @@ from kubesched.api.core import Node, Pod
 from kubesched.scheduler.core.extender import SchedulerExtender
 from kubesched.scheduler.core.fit_error import NO_NODES_AVAILABLE, FitError, NoNodesAvailableError
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
+from kubesched.scheduler.framework.v1alpha1.framework import go_quote
 from kubesched.scheduler.framework.v1alpha1.interface import (
     MAX_NODE_SCORE, Code, FrameworkError, NodeScore, Status, is_success, merge_statuses)
 from kubesched.scheduler.framework.plugins.queuesort.priority_sort import get_pod_priority
@@ -129,9 +130,9 @@ def pod_passes_basic_checks(pod: Pod, pvc_lister: Any) -> None:
         claim_name = volume.persistent_volume_claim.claim_name
         pvc = pvc_lister.persistent_volume_claim(namespace, claim_name) if pvc_lister is not None else None
         if pvc is None:
-            raise BasicCheckError(f'persistentvolumeclaim "{claim_name}" not found')
+            raise BasicCheckError(f"persistentvolumeclaim {go_quote(claim_name)} not found")
         if pvc.metadata.deletion_timestamp is not None:
-            raise BasicCheckError(f'persistentvolumeclaim "{pvc.metadata.name}" is being deleted')
+            raise BasicCheckError(f"persistentvolumeclaim {go_quote(pvc.metadata.name)} is being deleted")
 
 
 class GenericScheduler:
