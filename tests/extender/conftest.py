@@ -1,0 +1,63 @@
+"""Fixtures for the extender tests: a config stand-in, objects, and a live sample extender."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+import pytest
+
+from kubesched.api.decode import decode_strict
+from kubesched.extender.sample import SampleExtender, run_sample_extender
+
+pytestmark = pytest.mark.timeout(30)
+
+
+@dataclass(frozen=True)
+class ManagedResource:
+    name: str
+    ignored_by_scheduler: bool = False
+
+
+@dataclass(frozen=True)
+class ExtenderCfg:
+    """The ``config.Extender`` fields HTTPExtender reads (snake_case of upstream's)."""
+
+    url_prefix: str
+    filter_verb: str = "filter"
+    preempt_verb: str = "preempt"
+    prioritize_verb: str = "prioritize"
+    bind_verb: str = "bind"
+    weight: int = 1
+    enable_https: bool = False
+    tls_config: Any = None
+    http_timeout: Any = 2.0
+    node_cache_capable: bool = False
+    managed_resources: tuple = ()
+    ignorable: bool = False
+
+
+def make_pod(name: str = "p", uid: str = "uid-p", requests: dict | None = None,
+             init_limits: dict | None = None, **spec: Any) -> Any:
+    containers = [{"name": "c", "resources": {"requests": requests}}] if requests else [{"name": "c"}]
+    body: dict[str, Any] = {"containers": containers, **spec}
+    if init_limits:
+        body["initContainers"] = [{"name": "i", "resources": {"limits": init_limits}}]
+    return decode_strict({"apiVersion": "v1", "kind": "Pod",
+                          "metadata": {"name": name, "namespace": "default", "uid": uid},
+                          "spec": body})
+
+
+def make_node(name: str, labels: dict | None = None) -> Any:
+    meta: dict[str, Any] = {"name": name}
+    if labels:
+        meta["labels"] = labels
+    return decode_strict({"apiVersion": "v1", "kind": "Node", "metadata": meta,
+                          "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}})
+
+
+@pytest.fixture
+def sample() -> Iterator[tuple[SampleExtender, str]]:
+    extender = SampleExtender()
+    with run_sample_extender(port=0, extender=extender) as url:
+        yield extender, url
