@@ -153,8 +153,9 @@ def preempt(g: Any, prof: Any, state: CycleState, pod: Pod,
         raise NoNodesAvailableError()
     potential_nodes = nodes_where_preemption_might_help(all_nodes, schedule_err)
     potential_names = [n.node_name() for n in potential_nodes]
+    kept = set(potential_names)
     _notify(g, "preemption_candidates", pod=pod, potential_nodes=potential_names,
-            unresolvable_nodes=[n.node_name() for n in all_nodes if n.node_name() not in set(potential_names)])
+            unresolvable_nodes=[n.node_name() for n in all_nodes if n.node_name() not in kept])
     if not potential_nodes:
         # Preemption will not help on any node: clear the pod's own nominated node.
         _notify(g, "preemption_result", pod=pod, node=None, victims=[], nominated_pods_to_clear=[pod])
@@ -207,7 +208,7 @@ def pod_eligible_to_preempt_others(pod: Pod, node_infos: Any, enable_non_preempt
                            if p.metadata.deletion_timestamp is not None and get_pod_priority(p) < priority]
             if terminating:
                 _notify(g, "preemption_eligibility", pod=pod, eligible=False,
-                        reason="TerminatingPodsOnNominatedNode", terminating_pods=terminating[:1])
+                        reason="TerminatingPodsOnNominatedNode", terminating_pods=terminating)
                 return False
     _notify(g, "preemption_eligibility", pod=pod, eligible=True, reason="", terminating_pods=[])
     return True
