@@ -2,7 +2,8 @@
 
 Upstream: staging/src/k8s.io/api/policy/v1beta1/types.go (PodDisruptionBudget);
 pkg/scheduler/core/generic_scheduler.go filterPodsWithPDBViolation reads
-``spec.selector``, ``status.disruptionsAllowed`` and ``status.disruptedPods``.
+``spec.selector`` and ``status.disruptionsAllowed`` (v1.18.5; ``disruptedPods`` is
+kept for completeness: preemption reads it only from 1.19 on).
 """
 
 from __future__ import annotations
