@@ -17,15 +17,25 @@ the scheduler keeps them on with ``features.override(config.feature_gates)``.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, Mapping, Optional
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from kubesched import features
 from kubesched.scheduler.algorithmprovider import registry as algorithmprovider
 from kubesched.scheduler.apis.config.go_format import go_quote
 from kubesched.scheduler.apis.config.types import (
-    KubeSchedulerConfiguration, KubeSchedulerProfile, PluginConfig, Plugins)
+    KubeSchedulerConfiguration,
+    KubeSchedulerProfile,
+    PluginConfig,
+    Plugins,
+)
 from kubesched.scheduler.framework.v1alpha1.framework import Framework
-from kubesched.scheduler.profile.profile import Map, ProfileError, RecorderFactory, new_map
+from kubesched.scheduler.profile.profile import (
+    Map,
+    ProfileError,
+    RecorderFactory,
+    new_map,
+)
 
 NODE_RESOURCES_FIT = "NodeResourcesFit"  # noderesources.FitName
 
@@ -51,7 +61,7 @@ def resolve_profiles(config: KubeSchedulerConfiguration) -> tuple[KubeSchedulerP
 
 
 def build_frameworks(config: KubeSchedulerConfiguration, registry: Mapping[str, Callable[[Any, Any], Any]],
-                     recorder_factory: Optional[RecorderFactory] = None, **framework_options: Any) -> Map:
+                     recorder_factory: RecorderFactory | None = None, **framework_options: Any) -> Map:
     """One ``Framework`` per profile, as a ``profile.Map``.
 
     ``framework_options`` are the ``Framework`` keywords (``client_set``, ``listers``,

@@ -11,8 +11,9 @@ Errors are ``ProfileError`` with upstream's text.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Optional, Sequence
+from typing import Any
 
 from kubesched.scheduler.apis.config.go_format import go_quote
 from kubesched.scheduler.apis.config.types import KubeSchedulerProfile
@@ -63,7 +64,7 @@ def new_map(cfgs: Sequence[KubeSchedulerProfile], framework_factory: FrameworkFa
         validator.validate(cfg)
         try:
             m[cfg.scheduler_name] = new_profile(cfg, framework_factory, recorder_factory)
-        except Exception as err:  # noqa: BLE001 - any factory failure is reported with the profile name
+        except Exception as err:
             raise ProfileError(f"creating profile for scheduler name {cfg.scheduler_name}: {err}") from err
     return m
 

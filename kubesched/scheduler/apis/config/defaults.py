@@ -15,11 +15,17 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any, Mapping, Optional
+from collections.abc import Mapping
+from typing import Any
 
 from kubesched.scheduler.apis.config import types as t
 from kubesched.scheduler.apis.config.go_format import (
-    AddrError, SECOND, join_host_port, parse_ip, split_host_port)
+    SECOND,
+    AddrError,
+    join_host_port,
+    parse_ip,
+    split_host_port,
+)
 from kubesched.scheduler.apis.config.v1alpha2 import PLUGINS_JSON
 
 _INSECURE_SCHEDULER_PORT = "10251"
@@ -71,7 +77,7 @@ def _recommended_leader_election(le: dict[str, Any]) -> None:
     le.setdefault("leaderElect", True)
 
 
-def default_bind_address(value: Optional[str]) -> str:
+def default_bind_address(value: str | None) -> str:
     """Healthz/metrics address defaulting: a bare ``:port`` gets host 0.0.0.0, a bare IP the
     insecure scheduler port, anything unreadable the default address."""
     if value is None:
@@ -141,7 +147,9 @@ def _args(c: Mapping[str, Any]) -> Any:
     raw JSON text so that the plugin's ``DecodeInto`` reports it."""
     if "args" not in c or isinstance(c["args"], Mapping):
         return c.get("args")
-    from kubesched.scheduler.framework.v1alpha1.plugin_args import RawArgs  # framework layer, lazily
+    from kubesched.scheduler.framework.v1alpha1.plugin_args import (
+        RawArgs,  # framework layer, lazily
+    )
     return RawArgs(json.dumps(c["args"]))
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from typing import Optional
 
 from kubesched.api.field_errors import is_valid_port_num
 
@@ -129,7 +128,7 @@ def join_host_port(host: str, port: str) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
-def parse_ip(text: str) -> Optional[ipaddress.IPv4Address | ipaddress.IPv6Address]:
+def parse_ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
     """``net.ParseIP``: the address, or ``None`` (zones such as ``%eth0`` are not IPs)."""
     if "%" in text:
         return None
@@ -139,7 +138,7 @@ def parse_ip(text: str) -> Optional[ipaddress.IPv4Address | ipaddress.IPv6Addres
         return None
 
 
-def go_atoi(text: str) -> Optional[int]:
+def go_atoi(text: str) -> int | None:
     """``strconv.Atoi``: an optional sign and decimal digits, else ``None``."""
     return int(text) if re.fullmatch(r"[+-]?[0-9]+", text) else None
 

@@ -17,13 +17,16 @@ Deviation: a text with several YAML documents is accepted when exactly one of th
 from __future__ import annotations
 
 import pathlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any
 
 from kubesched.api.yaml_source import Document, read_documents
 from kubesched.scheduler.apis.config import defaults, v1alpha2
 from kubesched.scheduler.apis.config.types import KubeSchedulerConfiguration
-from kubesched.scheduler.apis.config.validation import validate_kube_scheduler_configuration
+from kubesched.scheduler.apis.config.validation import (
+    validate_kube_scheduler_configuration,
+)
 
 DEFAULT_FILENAME = "<config>"
 
@@ -33,7 +36,7 @@ class ConfigProblem:
     """One problem of a configuration, located by file, line (if known) and field path."""
 
     file: str
-    line: Optional[int]
+    line: int | None
     path: str
     message: str
 
@@ -52,7 +55,7 @@ class ConfigError(ValueError):
 
 
 def load_config(source: str | pathlib.Path | Mapping[str, Any] | Any, *,
-                filename: Optional[str] = None) -> KubeSchedulerConfiguration:
+                filename: str | None = None) -> KubeSchedulerConfiguration:
     """The internal configuration of a v1alpha2 document (text, file, dict or RawDocument)."""
     file, doc = _document(source, filename)
     return decode_document(doc, file)
@@ -65,7 +68,7 @@ def default_config() -> KubeSchedulerConfiguration:
 
 def decode_document(doc: Document, file: str = DEFAULT_FILENAME) -> KubeSchedulerConfiguration:
     """Decode, default, convert and validate one read document."""
-    def problem(path: str, message: str, line: Optional[int] = None) -> ConfigProblem:
+    def problem(path: str, message: str, line: int | None = None) -> ConfigProblem:
         return ConfigProblem(file, line if line is not None else (doc.line_of(path) if doc.line else None),
                              path, message)
     versioned, problems = v1alpha2.decode(doc.data, doc.traps.get)
@@ -89,7 +92,7 @@ def _dedup(problems: list[ConfigProblem]) -> list[ConfigProblem]:
     return out
 
 
-def _document(source: Any, filename: Optional[str]) -> tuple[str, Document]:
+def _document(source: Any, filename: str | None) -> tuple[str, Document]:
     if isinstance(source, pathlib.Path):
         name = filename or str(source)
         try:

@@ -19,8 +19,9 @@ Deviations:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Final, Mapping, Optional
+from typing import Any, Final
 
 SCHEDULER_DEFAULT_PROVIDER_NAME: Final = "DefaultProvider"
 DEFAULT_SCHEDULER_NAME: Final = "default-scheduler"  # core/v1 DefaultSchedulerName
@@ -60,19 +61,19 @@ class PluginSet:
 class Plugins:
     """``config.Plugins``: one optional ``PluginSet`` per 1.18 extension point."""
 
-    queue_sort: Optional[PluginSet] = None
-    pre_filter: Optional[PluginSet] = None
-    filter: Optional[PluginSet] = None
-    pre_score: Optional[PluginSet] = None
-    score: Optional[PluginSet] = None
-    reserve: Optional[PluginSet] = None
-    permit: Optional[PluginSet] = None
-    pre_bind: Optional[PluginSet] = None
-    bind: Optional[PluginSet] = None
-    post_bind: Optional[PluginSet] = None
-    unreserve: Optional[PluginSet] = None
+    queue_sort: PluginSet | None = None
+    pre_filter: PluginSet | None = None
+    filter: PluginSet | None = None
+    pre_score: PluginSet | None = None
+    score: PluginSet | None = None
+    reserve: PluginSet | None = None
+    permit: PluginSet | None = None
+    pre_bind: PluginSet | None = None
+    bind: PluginSet | None = None
+    post_bind: PluginSet | None = None
+    unreserve: PluginSet | None = None
 
-    def append(self, src: Optional[Plugins]) -> Plugins:
+    def append(self, src: Plugins | None) -> Plugins:
         """``Plugins.Append``: every point gets ``src``'s enabled and disabled lists appended.
 
         As upstream, every point of the result is a (possibly empty) ``PluginSet``.
@@ -82,7 +83,7 @@ class Plugins:
         return replace(self, **{f: _append_set(getattr(self, f), getattr(src, f))
                                 for f in EXTENSION_POINT_FIELDS})
 
-    def apply(self, custom: Optional[Plugins]) -> Plugins:
+    def apply(self, custom: Plugins | None) -> Plugins:
         """``Plugins.Apply``: merge a profile's plugins into these defaults (``None`` keeps them)."""
         if custom is None:
             return self
@@ -90,7 +91,7 @@ class Plugins:
                                 for f in EXTENSION_POINT_FIELDS})
 
 
-def _append_set(dst: Optional[PluginSet], src: Optional[PluginSet]) -> PluginSet:
+def _append_set(dst: PluginSet | None, src: PluginSet | None) -> PluginSet:
     """``appendPluginSet``."""
     dst = dst or PluginSet()
     if src is None:
@@ -98,7 +99,7 @@ def _append_set(dst: Optional[PluginSet], src: Optional[PluginSet]) -> PluginSet
     return PluginSet(enabled=dst.enabled + src.enabled, disabled=dst.disabled + src.disabled)
 
 
-def merge_plugin_sets(default_set: Optional[PluginSet], custom_set: Optional[PluginSet]) -> PluginSet:
+def merge_plugin_sets(default_set: PluginSet | None, custom_set: PluginSet | None) -> PluginSet:
     """``mergePluginSets``: defaults minus the disabled ones (all of them for ``"*"``), then
     the custom enabled plugins in the user's order. The result has no disabled list.
 
@@ -181,7 +182,7 @@ class Extender:
     weight: int = 0
     bind_verb: str = ""
     enable_https: bool = False
-    tls_config: Optional[Mapping[str, Any]] = None
+    tls_config: Mapping[str, Any] | None = None
     http_timeout_ns: int = 0
     node_cache_capable: bool = False
     managed_resources: tuple[ExtenderManagedResource, ...] = ()
@@ -195,7 +196,7 @@ class Extender:
 class SchedulerAlgorithmSource:
     """``SchedulerAlgorithmSource``: v1alpha2 always converts to the default provider."""
 
-    provider: Optional[str] = SCHEDULER_DEFAULT_PROVIDER_NAME
+    provider: str | None = SCHEDULER_DEFAULT_PROVIDER_NAME
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,7 +205,7 @@ class KubeSchedulerProfile:
     and their args."""
 
     scheduler_name: str = DEFAULT_SCHEDULER_NAME
-    plugins: Optional[Plugins] = None
+    plugins: Plugins | None = None
     plugin_config: tuple[PluginConfig, ...] = ()
 
 
@@ -228,6 +229,6 @@ class KubeSchedulerConfiguration:
     enable_contention_profiling: bool = True
     feature_gates: Mapping[str, bool] = field(default_factory=dict)
 
-    def profile(self, scheduler_name: str) -> Optional[KubeSchedulerProfile]:
+    def profile(self, scheduler_name: str) -> KubeSchedulerProfile | None:
         """The profile named ``scheduler_name``, if any."""
         return next((p for p in self.profiles if p.scheduler_name == scheduler_name), None)

@@ -26,8 +26,9 @@ Deviations:
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Final, Mapping, Optional, Union
+from typing import Any, Final
 
 from kubesched.scheduler.apis.config.go_format import DurationError, parse_duration
 
@@ -43,23 +44,23 @@ class Struct:
     """A Go struct: JSON field name → spec."""
 
     type_name: str
-    fields: Mapping[str, "Spec"]
+    fields: Mapping[str, Spec]
     case_insensitive: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class ListOf:
-    item: "Spec"
+    item: Spec
 
 
 @dataclass(frozen=True, slots=True)
 class MapOf:
-    item: "Spec"
+    item: Spec
 
 
 # Scalars: "string", "bool", "int32", "int64", "float32", "duration", "nanoseconds",
 # "object" (any mapping), "any".
-Spec = Union[Struct, ListOf, MapOf, str]
+Spec = Struct | ListOf | MapOf | str
 
 _PLUGIN: Final = Struct("Plugin", {"name": "string", "weight": "int32"})
 _PLUGIN_SET: Final = Struct("PluginSet", {"enabled": ListOf(_PLUGIN), "disabled": ListOf(_PLUGIN)})
@@ -106,7 +107,7 @@ class FieldProblem:
     message: str
 
 
-TrapLookup = Callable[[str], Optional[Any]]  # path → yaml_source.Trap (unquoted YAML scalar)
+TrapLookup = Callable[[str], Any | None]  # path → yaml_source.Trap (unquoted YAML scalar)
 
 
 def check_type_meta(data: Any) -> list[FieldProblem]:
@@ -203,7 +204,7 @@ class _Decoder:
             return self.nanoseconds(data, path)
         raise TypeError(f"unknown scalar kind {kind!r}")
 
-    def integer(self, kind: str, data: Any, path: str) -> Optional[int]:
+    def integer(self, kind: str, data: Any, path: str) -> int | None:
         if isinstance(data, bool) or not isinstance(data, int):
             return self.wrong(path, "an integer", data)
         low, high = _INT_RANGES[kind]
@@ -212,7 +213,7 @@ class _Decoder:
             return None
         return data
 
-    def duration(self, data: Any, path: str) -> Optional[int]:
+    def duration(self, data: Any, path: str) -> int | None:
         if not isinstance(data, str):
             return self.wrong(path, 'a duration string such as "15s" or "1m30s"', data)
         try:
@@ -221,7 +222,7 @@ class _Decoder:
             self.error(path, str(err))
             return None
 
-    def nanoseconds(self, data: Any, path: str) -> Optional[int]:
+    def nanoseconds(self, data: Any, path: str) -> int | None:
         if isinstance(data, str):
             try:
                 ns = parse_duration(data)
@@ -239,7 +240,6 @@ class _Decoder:
             self.error(path, trap.message())
         else:
             self.error(path, f"must be {expected}, not {_describe(data)}")
-        return None
 
 
 _TYPE_NAMES: Final = {bool: "a boolean", int: "an integer", float: "a number", str: "a string",

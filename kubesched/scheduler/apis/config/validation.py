@@ -21,14 +21,19 @@ Deviations:
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from kubesched import features
 from kubesched.api.decode import Problem
 from kubesched.api.field_errors import is_qualified_name
 from kubesched.api.v1helper import is_extended_resource_name
 from kubesched.scheduler.apis.config import types as t
-from kubesched.scheduler.apis.config.go_format import format_duration, go_quote, is_valid_socket_addr
+from kubesched.scheduler.apis.config.go_format import (
+    format_duration,
+    go_quote,
+    is_valid_socket_addr,
+)
 
 
 def _invalid(path: str, shown: str, detail: str) -> Problem:
@@ -98,7 +103,7 @@ def validate_leader_election(le: t.LeaderElectionConfiguration, path: str) -> li
 
 def validate_common_queue_sort(path: str, profiles: Sequence[t.KubeSchedulerProfile]) -> list[Problem]:
     """``validateCommonQueueSort``: every profile's own queueSort set equals the first's."""
-    def queue_sort(p: t.KubeSchedulerProfile) -> Optional[t.PluginSet]:
+    def queue_sort(p: t.KubeSchedulerProfile) -> t.PluginSet | None:
         return p.plugins.queue_sort if p.plugins is not None else None
     canon = queue_sort(profiles[0])
     return [_invalid(f"{path}[{i}].plugins.queueSort", go_plugin_set(queue_sort(p)), "has to match for all profiles")
@@ -143,7 +148,7 @@ def validate_feature_gates(path: str, gates: Any) -> list[Problem]:
     return [Problem(f"{path}.{name}", f"unrecognized feature gate: {name}") for name in gates if name not in known]
 
 
-def go_plugin_set(ps: Optional[t.PluginSet]) -> str:
+def go_plugin_set(ps: t.PluginSet | None) -> str:
     """``%#v`` of a ``*config.PluginSet`` as ``field.Invalid`` prints it (``null`` for nil)."""
     if ps is None:
         return "null"
