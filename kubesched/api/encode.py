@@ -33,7 +33,7 @@ from kubesched.api.fields import json_name
 from kubesched.api.meta import Time
 from kubesched.api.quantity import Quantity
 
-_EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
+_EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.UTC)
 
 
 def to_manifest(obj: Any, *, type_meta: bool = True) -> dict[str, Any]:

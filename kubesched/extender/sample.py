@@ -5,7 +5,7 @@ k8s.io/kube-scheduler/extender/v1 wire format of v1.18, field names as Go writes
 
 Run it::
 
-    python -m kubesched.extender.sample --port 8888 [--host 127.0.0.1]
+    python -m kubesched.extender.sample --port 8888 [--host 127.0.0.1] [--tls-cert C --tls-key K]
 
 and point a configuration at it::
 
@@ -47,11 +47,13 @@ import contextlib
 import ipaddress
 import json
 import socket
+import ssl
 import sys
 import threading
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable, Iterator, Mapping, Optional
+from typing import Any
 
 from kubesched.scheduler.core.extender_policy import is_loopback
 
@@ -62,7 +64,7 @@ VERBS = ("filter", "prioritize", "bind", "preempt")
 MAX_REQUEST_BYTES = 64 << 20
 MAX_SCORE = 10
 
-BindCallback = Callable[[Mapping[str, Any]], Optional[str]]
+BindCallback = Callable[[Mapping[str, Any]], str | None]
 Handler = Callable[[Any], Any]
 
 
@@ -81,7 +83,7 @@ class SampleExtender:
     """The extender's behaviour and its request log (thread-safe)."""
 
     node_labels: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
-    on_bind: Optional[BindCallback] = None
+    on_bind: BindCallback | None = None
     status: Mapping[str, int] = field(default_factory=dict)
     errors: Mapping[str, str] = field(default_factory=dict)
     delays: Mapping[str, float] = field(default_factory=dict)
@@ -188,10 +190,10 @@ def _error_answer(verb: str, message: str) -> Any:
 
 
 class _RequestHandler(BaseHTTPRequestHandler):
-    server: "_Server"
+    server: _Server
     protocol_version = "HTTP/1.1"
 
-    def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+    def do_POST(self) -> None:
         verb = self.path.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
         length = int(self.headers.get("Content-Length") or 0)
         if length > MAX_REQUEST_BYTES:
@@ -208,7 +210,7 @@ class _RequestHandler(BaseHTTPRequestHandler):
         status, answer = extender.handle(verb, body)
         self._reply(status, answer)
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         self._reply(405, {"Error": "use POST"})
 
     def _reply(self, status: int, answer: Any) -> None:
@@ -222,13 +224,14 @@ class _RequestHandler(BaseHTTPRequestHandler):
         except OSError:
             pass  # the scheduler gave up (timeout) and closed the connection
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - base signature
+    def log_message(self, format: str, *args: Any) -> None:
         return
 
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = False
+    scheme = "http"
 
     def __init__(self, address: tuple[str, int], extender: SampleExtender, family: int) -> None:
         self.address_family = family
@@ -236,12 +239,26 @@ class _Server(ThreadingHTTPServer):
         super().__init__(address, _RequestHandler)
 
 
-def make_server(host: str, port: int, extender: SampleExtender) -> _Server:
-    """A server bound to a loopback ``host`` (ValueError for any other address)."""
+def make_server(host: str, port: int, extender: SampleExtender,
+                tls: tuple[str, str] | None = None) -> _Server:
+    """A server bound to a loopback ``host`` (ValueError for any other address).
+
+    ``tls`` = (certificate file, key file) serves HTTPS instead of HTTP.
+    """
     if not is_loopback(host):
         raise ValueError(f"the sample extender binds loopback addresses only, not {host!r}")
     family = socket.AF_INET6 if _is_v6(host) else socket.AF_INET
-    return _Server((host, port), extender, family)
+    server = _Server((host, port), extender, family)
+    if tls is not None:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        try:
+            context.load_cert_chain(*tls)
+        except (OSError, ssl.SSLError):
+            server.server_close()
+            raise
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+        server.scheme = "https"
+    return server
 
 
 def _is_v6(host: str) -> bool:
@@ -253,18 +270,21 @@ def _is_v6(host: str) -> bool:
 
 def server_url(server: _Server) -> str:
     host, port = server.server_address[:2]
-    return f"http://[{host}]:{port}" if ":" in str(host) else f"http://{host}:{port}"
+    host = f"[{host}]" if ":" in str(host) else host
+    return f"{server.scheme}://{host}:{port}"
 
 
 @contextlib.contextmanager
 def run_sample_extender(port: int = 0, host: str = "127.0.0.1",
-                        extender: Optional[SampleExtender] = None) -> Iterator[str]:
+                        extender: SampleExtender | None = None,
+                        tls: tuple[str, str] | None = None) -> Iterator[str]:
     """Serve ``extender`` (default: a new one) in a thread; yield its base URL; always stop.
 
-    ``port=0`` picks a free port. Pass your own :class:`SampleExtender` to read its requests.
+    ``port=0`` picks a free port. Pass your own :class:`SampleExtender` to read its requests,
+    and ``tls`` = (certificate file, key file) for HTTPS.
     """
     extender = extender if extender is not None else SampleExtender()
-    server = make_server(host, port, extender)
+    server = make_server(host, port, extender, tls)
     extender._stopping.clear()
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
                               name="kubesched-sample-extender", daemon=True)
@@ -278,15 +298,18 @@ def run_sample_extender(port: int = 0, host: str = "127.0.0.1",
         thread.join(timeout=5)
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     """``python -m kubesched.extender.sample --port N [--host 127.0.0.1]``."""
     parser = argparse.ArgumentParser(prog="python -m kubesched.extender.sample",
                                      description="kubesched sample scheduler extender (loopback only)")
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--tls-cert", help="certificate file (PEM): serve HTTPS")
+    parser.add_argument("--tls-key", help="key file (PEM) for --tls-cert")
     options = parser.parse_args(argv)
+    tls = (options.tls_cert, options.tls_key) if options.tls_cert else None
     try:
-        server = make_server(options.host, options.port, SampleExtender())
+        server = make_server(options.host, options.port, SampleExtender(), tls)
     except (ValueError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

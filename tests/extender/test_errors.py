@@ -7,7 +7,12 @@ import socket
 
 import pytest
 
-from kubesched.extender.sample import FILTER_REASON, REJECT_LABEL, SampleExtender, run_sample_extender
+from kubesched.extender.sample import (
+    FILTER_REASON,
+    REJECT_LABEL,
+    SampleExtender,
+    run_sample_extender,
+)
 from kubesched.scheduler.core.extender import ExtenderError, HTTPExtender, new_binding
 from kubesched.scheduler.core.extender_policy import LOOPBACK_ONLY
 from kubesched.scheduler.core.generic_scheduler import GenericScheduler

@@ -6,8 +6,13 @@ import pytest
 
 from kubesched.scheduler.core import extender_policy
 from kubesched.scheduler.core.extender_policy import (
-    ALLOW_ENV, LOOPBACK_ONLY, ExtenderURLError, is_loopback, parse_allow_list,
-    policy_from_environ)
+    ALLOW_ENV,
+    LOOPBACK_ONLY,
+    ExtenderURLError,
+    is_loopback,
+    parse_allow_list,
+    policy_from_environ,
+)
 
 LOOPBACK_HINT = ("only loopback extenders are enabled "
                  "(set KUBESCHED_EXTENDER_ALLOW on the server to allow more)")

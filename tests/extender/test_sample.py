@@ -12,8 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from kubesched.extender.sample import (SCORE_LABEL, SampleExtender, main, make_server,
-                                       run_sample_extender, score_of)
+from kubesched.extender.sample import (
+    SCORE_LABEL,
+    SampleExtender,
+    main,
+    make_server,
+    run_sample_extender,
+    score_of,
+)
 from kubesched.scheduler.core.extender import HTTPExtender, Victims
 from kubesched.scheduler.core.extender_policy import LOOPBACK_ONLY
 

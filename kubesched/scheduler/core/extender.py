@@ -35,6 +35,7 @@ refused). Go's JSON decoding errors are paraphrased (``json: cannot unmarshal â€
 
 from __future__ import annotations
 
+import base64
 import datetime as _dt
 import http.client
 import json
@@ -42,8 +43,9 @@ import re
 import socket
 import ssl
 import urllib.parse
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Optional, Protocol, Sequence
+from typing import Any, Protocol
 
 from kubesched.api.core import Binding, Container, Node, Pod
 from kubesched.api.decode import decode
@@ -79,7 +81,7 @@ class ExtenderConfig(Protocol):
     weight: int
     enable_https: bool
     tls_config: Any
-    http_timeout: Any
+    http_timeout_ns: int  # or ``http_timeout`` (seconds, timedelta or Go duration text)
     node_cache_capable: bool
     managed_resources: Sequence[ExtenderManagedResource]
     ignorable: bool
@@ -152,7 +154,7 @@ class HTTPExtender:
     """``HTTPExtender``: calls an extender's verbs with JSON over HTTP(S)."""
 
     def __init__(self, config: ExtenderConfig, *, index: int = 0,
-                 policy: Optional[ExtenderURLPolicy] = None) -> None:
+                 policy: ExtenderURLPolicy | None = None) -> None:
         """``NewHTTPExtender``; refuses a URL the server's policy does not allow."""
         self.extender_url: str = config.url_prefix
         (policy or server_policy()).check(index, self.extender_url)
@@ -165,7 +167,7 @@ class HTTPExtender:
         self.managed_resources: frozenset[str] = frozenset(
             r.name for r in (getattr(config, "managed_resources", None) or ()))
         self.ignorable: bool = bool(config.ignorable)
-        self.timeout: float = http_timeout_seconds(getattr(config, "http_timeout", None))
+        self.timeout: float = _config_timeout(config)
         self._ssl_context = _make_tls(config)
 
     def name(self) -> str:
@@ -302,13 +304,13 @@ class HTTPExtender:
 
 
 def new_http_extender(config: ExtenderConfig, index: int = 0,
-                      policy: Optional[ExtenderURLPolicy] = None) -> HTTPExtender:
+                      policy: ExtenderURLPolicy | None = None) -> HTTPExtender:
     """``NewHTTPExtender``."""
     return HTTPExtender(config, index=index, policy=policy)
 
 
 def new_http_extenders(configs: Sequence[ExtenderConfig],
-                       policy: Optional[ExtenderURLPolicy] = None) -> list[HTTPExtender]:
+                       policy: ExtenderURLPolicy | None = None) -> list[HTTPExtender]:
     """All configured extenders, ignorable ones last (factory.go ``Configurator.create``).
 
     Every URL is checked (``extenders[i]`` in configuration order) before any is built.
@@ -355,6 +357,14 @@ def http_timeout_seconds(value: Any) -> float:
     return seconds if seconds > 0 else DEFAULT_EXTENDER_TIMEOUT
 
 
+def _config_timeout(config: Any) -> float:
+    """The configured timeout: ``http_timeout_ns`` (apis/config) or ``http_timeout``."""
+    nanos = getattr(config, "http_timeout_ns", None)
+    if nanos is not None:
+        return http_timeout_seconds(nanos / 1e9)
+    return http_timeout_seconds(getattr(config, "http_timeout", None))
+
+
 def _parse_duration(text: str) -> float:
     pos, total = 0, 0.0
     for match in _DURATION.finditer(text):
@@ -369,30 +379,55 @@ def _parse_duration(text: str) -> float:
     return total
 
 
-def _make_tls(config: Any) -> Optional[ssl.SSLContext]:
+def _make_tls(config: Any) -> ssl.SSLContext | None:
     """``makeTransport``: TLS settings for https URLs; EnableHTTPS without a CA â†’ insecure."""
-    tls = getattr(config, "tls_config", None)
-    if not urllib.parse.urlsplit(config.url_prefix).scheme.lower() == "https":
+    if urllib.parse.urlsplit(config.url_prefix).scheme.lower() != "https":
         return None
-    ca_file = getattr(tls, "ca_file", "") or ""
-    ca_data = getattr(tls, "ca_data", b"") or b""
-    insecure = bool(getattr(tls, "insecure", False))
+    tls = getattr(config, "tls_config", None)
+    ca_file, ca_data = _tls(tls, "ca_file"), _tls(tls, "ca_data", data=True)
+    insecure = bool(_tls(tls, "insecure"))
     if getattr(config, "enable_https", False) and not ca_file and not ca_data:
         insecure = True
-    if getattr(tls, "cert_data", None) or getattr(tls, "key_data", None):
+    if _tls(tls, "cert_data") or _tls(tls, "key_data"):
         raise ExtenderError("tlsConfig.certData/keyData are not supported; use certFile/keyFile")
-    context = ssl.create_default_context(cafile=ca_file or None,
-                                         cadata=_text(ca_data) if ca_data else None)
+    context = ssl.create_default_context(cafile=ca_file or None, cadata=ca_data or None)
     if insecure:
         context.check_hostname = False
         context.verify_mode = ssl.CERT_NONE
-    cert_file = getattr(tls, "cert_file", "") or ""
+    cert_file = _tls(tls, "cert_file")
     if cert_file:
-        context.load_cert_chain(cert_file, getattr(tls, "key_file", "") or None)
-    server_name = getattr(tls, "server_name", "") or ""
+        context.load_cert_chain(cert_file, _tls(tls, "key_file") or None)
+    server_name = _tls(tls, "server_name")
     if server_name:
-        context = _ServerNameContext(context, server_name)  # type: ignore[assignment]
+        return _ServerNameContext(context, server_name)  # type: ignore[return-value]
     return context
+
+
+def _tls(tls: Any, name: str, data: bool = False) -> Any:
+    """A ``tlsConfig`` field from an object (snake_case) or a manifest mapping (camelCase).
+
+    ``caData`` in a mapping is base64 text, as Go encodes ``[]byte``; PEM text is taken as is.
+    """
+    if tls is None:
+        return ""
+    if isinstance(tls, Mapping):
+        head, *rest = name.split("_")
+        value = tls.get(head + "".join(p.capitalize() for p in rest), "")
+    else:
+        value = getattr(tls, name, "")
+    if data and value:
+        return _pem(value)
+    return value or ""
+
+
+def _pem(value: Any) -> str:
+    text = _text(value)
+    if "-----BEGIN" in text:
+        return text
+    try:
+        return base64.b64decode(text, validate=True).decode()
+    except (ValueError, UnicodeDecodeError):
+        raise ExtenderError("tlsConfig.caData is neither PEM nor base64") from None
 
 
 def _text(data: Any) -> str:
@@ -405,7 +440,7 @@ class _ServerNameContext:
     def __init__(self, context: ssl.SSLContext, server_name: str) -> None:
         self._context, self._server_name = context, server_name
 
-    def wrap_socket(self, sock: socket.socket, server_hostname: Optional[str] = None,
+    def wrap_socket(self, sock: socket.socket, server_hostname: str | None = None,
                     **kwargs: Any) -> ssl.SSLSocket:
         return self._context.wrap_socket(sock, server_hostname=self._server_name, **kwargs)
 
@@ -432,7 +467,7 @@ def _post(url: str, body: bytes, timeout: float, context: Any) -> tuple[int, byt
         if len(payload) > MAX_RESPONSE_BYTES:
             raise ExtenderError(f"Post {url}: response larger than {MAX_RESPONSE_BYTES} bytes")
         return response.status, payload
-    except (TimeoutError, socket.timeout):
+    except TimeoutError:
         raise ExtenderError(f"Post {url}: net/http: request canceled "
                             f"(Client.Timeout exceeded while awaiting headers)") from None
     except ConnectionRefusedError:
@@ -580,8 +615,20 @@ def _decode_meta_victims(value: Any) -> dict[str, MetaVictims]:
 
 
 __all__ = [
-    "DEFAULT_EXTENDER_TIMEOUT", "MIN_EXTENDER_PRIORITY", "MAX_EXTENDER_PRIORITY", "ExtenderError",
-    "ExtenderConfig", "HostPriority", "Victims", "MetaPod", "MetaVictims", "SchedulerExtender",
-    "HTTPExtender", "new_http_extender", "new_http_extenders", "ignored_extended_resources",
-    "new_binding", "http_timeout_seconds",
+    "DEFAULT_EXTENDER_TIMEOUT",
+    "MAX_EXTENDER_PRIORITY",
+    "MIN_EXTENDER_PRIORITY",
+    "ExtenderConfig",
+    "ExtenderError",
+    "HTTPExtender",
+    "HostPriority",
+    "MetaPod",
+    "MetaVictims",
+    "SchedulerExtender",
+    "Victims",
+    "http_timeout_seconds",
+    "ignored_extended_resources",
+    "new_binding",
+    "new_http_extender",
+    "new_http_extenders",
 ]

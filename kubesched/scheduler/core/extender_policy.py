@@ -27,8 +27,8 @@ import functools
 import ipaddress
 import os
 import urllib.parse
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Mapping
 
 ALLOW_ENV = "KUBESCHED_EXTENDER_ALLOW"
 LOOPBACK_NAME = "localhost"
@@ -76,7 +76,7 @@ class ExtenderURLPolicy:
         parsed = _split(url)
         if isinstance(parsed, str):
             return parsed
-        scheme, host, address, port = parsed
+        _, host, address, port = parsed
         if is_loopback(host, address):
             return None
         if any(p.matches(host, address, port) for p in self.allow):
