@@ -21,6 +21,8 @@ extender at URL <url>, code <status>``; transport failures as Go 1.13's ``url.Er
 (``Post <url>: …``; a timeout reads ``net/http: request canceled (Client.Timeout exceeded
 while awaiting headers)``); an ``Error`` field of an answer verbatim.
 
+``Victims``/``MetaPod``/``MetaVictims`` are core/preemption.py's (one definition).
+
 Every URL passes :mod:`kubesched.scheduler.core.extender_policy` when the extender is
 built (loopback only unless the server allows more).
 
@@ -51,6 +53,7 @@ from kubesched.api.core import Binding, Container, Node, Pod
 from kubesched.api.decode import decode
 from kubesched.api.encode import to_manifest
 from kubesched.scheduler.core.extender_policy import ExtenderURLPolicy, server_policy
+from kubesched.scheduler.core.preemption import MetaPod, MetaVictims, Victims
 
 DEFAULT_EXTENDER_TIMEOUT = 5.0  # seconds; DefaultExtenderTimeout
 MIN_EXTENDER_PRIORITY = 0  # extenderv1.MinExtenderPriority
@@ -98,27 +101,7 @@ class HostPriority:
     score: int
 
 
-@dataclass(frozen=True, slots=True)
-class Victims:
-    """``extenderv1.Victims``: pods to preempt on a node and the PDB violations they cause."""
-
-    pods: tuple[Pod, ...] = ()
-    num_pdb_violations: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class MetaPod:
-    """``extenderv1.MetaPod``: a pod's UID."""
-
-    uid: str
-
-
-@dataclass(frozen=True, slots=True)
-class MetaVictims:
-    """``extenderv1.MetaVictims``: victims as UIDs (node-cache-capable extenders)."""
-
-    pods: tuple[MetaPod, ...] = ()
-    num_pdb_violations: int = 0
+# Victims, MetaPod and MetaVictims (extenderv1) are defined once, in core/preemption.py.
 
 
 # ---------------------------------------------------------------- the interface
