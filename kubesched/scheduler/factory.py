@@ -23,6 +23,9 @@ Deviations:
 - The policy algorithm source (``createFromConfig``) is not supported: v1alpha2 configs
   always use a provider.
 - No metrics registration, cache debugger (SIGUSR2) or leader election here.
+- ``config.feature_gates`` (not upstream: gates are a command-line flag) are applied while
+  ``new`` builds the scheduler; plugins that read gates while scheduling see the
+  process-wide gates, so whoever drives the loop keeps ``features.override(...)`` on.
 
 Observer hooks used here (keyword-only, only when defined): ``requeue(pod,
 scheduling_cycle)``; ``queue_move(pod, source, target, event)`` (the queue's ``on_move``);
@@ -55,7 +58,7 @@ from kubesched.scheduler.internal.queue.pod_info import PodInfo
 from kubesched.scheduler.internal.queue.scheduling_queue import PriorityQueue, QueueError
 from kubesched.scheduler.profile.frameworks import resolve_profiles
 from kubesched.scheduler.profile.profile import new_map
-from kubesched.scheduler.scheduler import (Log, Scheduler, _no_log, is_fit_error, is_no_nodes_available)
+from kubesched.scheduler.scheduler import Log, Scheduler, is_fit_error, is_no_nodes_available, no_log
 from kubesched.sim.informers import InformerFactory
 
 DURATION_TO_EXPIRE_ASSUMED_POD: Final = 30.0
@@ -73,7 +76,7 @@ def _hook(observer: Any, name: str) -> Optional[Callable[..., Any]]:
 
 # -- MakeDefaultErrorFunc ----------------------------------------------------------------
 def make_default_error_func(client: Any, pod_queue: Any, scheduler_cache: Any, loop: Any, *,
-                            log: Log = _no_log, observer: Any = None) -> Callable[[PodInfo, BaseException], None]:
+                            log: Log = no_log, observer: Any = None) -> Callable[[PodInfo, BaseException], None]:
     """``MakeDefaultErrorFunc``: log by error kind, then re-queue the pod if it is still unbound.
 
     The scheduling cycle is read when the error func is called (not when the pod is re-read).
@@ -254,7 +257,7 @@ def _queue_move_hook(observer: Any) -> Optional[Callable[[Any, str, str, str], N
 def new(api: Any, loop: Any, config: Optional[KubeSchedulerConfiguration] = None, *, seed: int = 0,
         informer_factory: Optional[InformerFactory] = None,
         out_of_tree_registry: Optional[Mapping[str, Any]] = None, observer: Any = None,
-        log: Log = _no_log, extender_policy: Any = None) -> Scheduler:
+        log: Log = no_log, extender_policy: Any = None) -> Scheduler:
     """``scheduler.New`` with the options a ``KubeSchedulerConfiguration`` gives.
 
     ``config`` None is an empty v1alpha2 document's configuration (one ``default-scheduler``

@@ -25,6 +25,8 @@ Deviations:
   assumed PodInfo gets the new pod object.
 - Errors that are Python bugs (TypeError, AttributeError, NameError, AssertionError,
   ImportError) propagate instead of becoming ``SchedulerError`` failures.
+- ``Run`` also starts what server.go ``Run`` and ``internalcache.New`` start before it:
+  the cache's expiry sweep and the informers (List + Watch), so one call starts a scheduler.
 
 Log hook: ``log(verbosity, message)`` with klog's verbosity (0 for Error/Warning lines) and
 upstream's message text.
@@ -83,7 +85,7 @@ Log = Callable[[int, str], None]
 ErrorFunc = Callable[[PodInfo, BaseException], None]
 
 
-def _no_log(verbosity: int, message: str) -> None:
+def no_log(verbosity: int, message: str) -> None:
     return None
 
 
@@ -139,7 +141,7 @@ class ProfileNotFoundError(LookupError):
 class PodConditionUpdater:
     """``podConditionUpdaterImpl``: UpdateStatus only when the condition really changes."""
 
-    def __init__(self, client: Client, clock: Clock, log: Log = _no_log) -> None:
+    def __init__(self, client: Client, clock: Clock, log: Log = no_log) -> None:
         self.client, self.clock, self.log = client, clock, log
 
     def update(self, pod: Pod, condition: PodCondition) -> None:
@@ -197,7 +199,7 @@ class Scheduler:
     def __init__(self, *, scheduler_cache: Any, algorithm: Any, profiles: Mapping[str, Any],
                  scheduling_queue: Any, error: ErrorFunc, volume_binder: Any, client: Client,
                  loop: Loop, disable_preemption: bool = False, informer_factory: Any = None,
-                 log: Log = _no_log, observer: Any = None) -> None:
+                 log: Log = no_log, observer: Any = None) -> None:
         self.scheduler_cache = scheduler_cache
         self.algorithm = algorithm
         self.profiles = profiles
