@@ -1,0 +1,495 @@
+"""The recorder: turns every engine component's observer hooks into trace records.
+
+Upstream: no counterpart (it replaces the klog lines, metrics and Events upstream uses to
+show what the scheduler does). Record locations come from ``upstream.py``.
+
+One ``TraceRecorder`` is handed to every component. It exposes each hook by name:
+
+- scheduler.py: ``pod_popped``, ``cycle_start``, ``cycle_end``, ``phase_start``, ``phase_end``,
+  ``assume``, ``forget``, ``permit_wait``, ``binding_cycle_start``, ``binding_cycle_end``,
+  ``bind``, ``scheduling_failure``, ``nominate``, ``victim``, ``clear_nomination``; its
+  ``log=`` callable is ``recorder.log(verbosity, message)``.
+- factory.py: ``requeue``, ``queue_move`` (also ``on_move`` for a queue wired directly),
+  ``cache_event`` (append it to ``cache.hooks``), ``plugin_call`` (a framework's ``observer``).
+- core/generic_scheduler.py: ``feasible_nodes_to_find``, ``nominated_pods_pass``,
+  ``filter_walk_done``, ``extender_filter``, ``extender_prioritize``, ``node_scores``,
+  ``select_host``, ``schedule_result``; core/preemption.py: ``preemption_eligibility``,
+  ``preemption_candidates``, ``preemption_victims``, ``preemption_extender``,
+  ``preemption_pick``, ``preemption_result``.
+- events.py: ``event`` (each ``Recorder.Eventf``).
+- startup and leader election (defined here for cmd/app and client/leaderelection):
+  ``startup_step(step, message="", details=(), file="", func="")`` and
+  ``leader_election(identity, transition, holder="", lock="", message="")``.
+- ``attach_informers(factory)`` registers one handler per kind on the informer factory
+  (before the scheduler's handlers, so a delivery's record precedes its effects);
+  ``attach_apiserver(api)`` watches stored Events (counts as ``kubectl describe`` shows);
+  ``attach_scheduler(sched)`` reads each profile's Score plugin weights.
+
+Context: a record's ``cycle``/``profile`` are those of its pod's scheduling cycle, from
+``pod_popped`` until ``cycle_end`` (or, for a pod handed to the binding cycle, until
+``binding_cycle_end``); records about other objects during a scheduling cycle take that
+cycle; otherwise None. Plugin calls carry the scheduler phase they ran in (Schedule,
+Preempt, Reserve …).
+
+Score calls are held back until the runner has normalized them (the next record of any
+other kind, or ``flush()``), then emitted in call order with normalized score, weight
+(from ``attach_scheduler``/``set_weights``) and weighted score filled in, followed by the
+NormalizeScore calls; ``node_scores`` then adds a SCORE_SUMMARY with the whole table.
+
+Cache ``Assume``/``Forget`` events are not recorded twice: the scheduler's ``assume`` and
+``forget`` hooks give ASSUME/FORGET; the cache's ``Expire`` gives EXPIRE.
+
+Tracing off: ``TraceRecorder(enabled=False)`` records nothing; pass ``recorder.observer``
+(None when off) to the engine so it skips its hook work altogether.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, Mapping, Optional
+
+from kubesched.trace import upstream
+from kubesched.trace.records import (
+    BindResult, CacheChange, CycleInfo, EventData, ExtenderCall, FeasibleNodes, FilterWalk, InformerEvent, Kind,
+    LeaderElection, LogLine, NominatedPass, Outcome, Payload, PermitWait, Phase, PluginCall, PreemptionCandidates,
+    PreemptionEligibility, PreemptionPick, PreemptionResult, PreemptionVictims, QueueMove, Record, ScheduleResult,
+    SchedulingFailure, ScoreRow, ScoreSummary, SelectHost, StartupStep, Trace, Victim)
+
+__all__ = ["TraceRecorder", "pod_key", "object_ref"]
+
+_SCORE = "Score"
+_NORMALIZE = "ScoreExtensionNormalize"
+_SKIPPED_CACHE_EVENTS = frozenset({"Assume", "Forget"})
+_Ctx = tuple[Optional[int], Optional[str]]
+_NO_CTX: _Ctx = (None, None)
+
+
+def pod_key(pod: Any) -> Optional[str]:
+    """``"namespace/name"`` of a pod (None for None)."""
+    if pod is None:
+        return None
+    meta = pod.metadata
+    return f"{meta.namespace}/{meta.name}"
+
+
+def object_ref(obj: Any) -> str:
+    """``"Kind namespace/name"`` (``"Kind name"`` for cluster-scoped objects)."""
+    if obj is None:
+        return ""
+    kind = getattr(type(obj), "KIND", type(obj).__name__)
+    meta = obj.metadata
+    return f"{kind} {meta.namespace}/{meta.name}" if meta.namespace else f"{kind} {meta.name}"
+
+
+def _keys(pods: Iterable[Any]) -> tuple[str, ...]:
+    return tuple(pod_key(p) or "" for p in pods)
+
+
+def _status_code(status: Any) -> str:
+    return "Success" if status is None else str(status.code)
+
+
+def _status_reasons(status: Any) -> tuple[str, ...]:
+    return () if status is None else tuple(status.reasons)
+
+
+def _ok(status: Any) -> bool:
+    return status is None or _status_code(status) == "Success"
+
+
+def _pairs(items: Iterable[tuple[Any, Any]]) -> tuple[tuple[Any, Any], ...]:
+    return tuple((a, b) for a, b in items)
+
+
+class TraceRecorder:
+    """Collects records into a ``Trace``; every public hook is a no-op when disabled."""
+
+    def __init__(self, *, clock: Any = None, enabled: bool = True) -> None:
+        self.enabled = enabled
+        self.clock = clock
+        self._trace = Trace()
+        self._ctx: dict[str, tuple[int, Optional[str]]] = {}
+        self._active: _Ctx = _NO_CTX
+        self._phase: dict[str, str] = {}
+        self._weights: dict[str, dict[str, int]] = {}
+        self._pending: list[tuple[float, Any, str]] = []  # (time, framework PluginCall, phase)
+        self._score_rows: tuple[Optional[str], tuple[ScoreRow, ...]] = (None, ())
+
+    # -- wiring ------------------------------------------------------------------------------
+    @property
+    def observer(self) -> Optional["TraceRecorder"]:
+        """The object to hand to the engine: self, or None when tracing is off."""
+        return self if self.enabled else None
+
+    @property
+    def trace(self) -> Trace:
+        self.flush()
+        return self._trace
+
+    def bind_clock(self, clock: Any) -> None:
+        self.clock = clock
+
+    def set_weights(self, profile: str, weights: Mapping[str, int]) -> None:
+        self._weights[profile] = dict(weights)
+
+    def attach_scheduler(self, sched: Any) -> None:
+        """Read every profile's plugin weights (``framework.plugin_name_to_weight``)."""
+        for name, prof in sched.profiles.items():
+            self.set_weights(name, prof.framework.plugin_name_to_weight)
+
+    def attach_informers(self, factory: Any, kinds: Optional[Iterable[str]] = None) -> None:
+        """Record every informer delivery; call before the scheduler registers its handlers."""
+        if not self.enabled:
+            return
+        from kubesched.sim.informers import LIST_ORDER, ResourceEventHandlerFuncs
+        for kind in (LIST_ORDER if kinds is None else kinds):
+            factory.add_event_handler(kind, ResourceEventHandlerFuncs(
+                add_func=lambda obj: self._informer("ADDED", obj),
+                update_func=lambda old, new: self._informer("MODIFIED", new),
+                delete_func=lambda obj: self._informer("DELETED", obj)))
+
+    def attach_apiserver(self, api: Any) -> Callable[[], None]:
+        """Record every stored Event (ADDED or count/lastTimestamp updated); returns ``stop``."""
+        if not self.enabled:
+            return lambda: None
+        return api.watch(self._api_event, ["Event"])
+
+    # -- emitting ------------------------------------------------------------------------------
+    def _now(self) -> float:
+        return float(self.clock.now()) if self.clock is not None else 0.0
+
+    def _context(self, key: Optional[str]) -> _Ctx:
+        if key is not None:
+            ctx = self._ctx.get(key)
+            if ctx is not None:
+                return ctx
+        return self._active
+
+    def _emit(self, kind: Kind, pod: Optional[str], data: Payload = None, *, node: Optional[str] = None,
+              plugin: Optional[str] = None, loc: Optional[tuple[str, str]] = None,
+              ctx: Optional[_Ctx] = None, time: Optional[float] = None) -> None:
+        if self._pending:
+            self.flush()
+        cycle, profile = ctx if ctx is not None else self._context(pod)
+        file, func = loc if loc is not None else upstream.KIND_LOCATION[kind]
+        self._trace.append(Record(len(self._trace), self._now() if time is None else time, kind, cycle, pod,
+                                  profile, node or None, plugin, file, func, data))
+
+    def flush(self) -> None:
+        """Emit held-back Score/NormalizeScore calls with their normalized and weighted scores."""
+        pending, self._pending = self._pending, []
+        if not pending:
+            return
+        normalized = {call.plugin: dict(call.scores) for _, call, _ in pending if call.extension_point == _NORMALIZE}
+        ok = all(_ok(call.status) for _, call, _ in pending)
+        rows: list[ScoreRow] = []
+        key = None
+        for time, call, phase in pending:
+            key = pod_key(call.pod)
+            cycle_profile = self._context(key)
+            data: PluginCall
+            if call.extension_point == _SCORE:
+                row = self._score_row(call, cycle_profile[1], normalized, ok)
+                rows.append(row)
+                data = PluginCall(_SCORE, phase, _status_code(call.status), _status_reasons(call.status),
+                                  row.raw_score, row.normalized_score, row.weight, row.weighted_score)
+            else:
+                data = PluginCall(call.extension_point, phase, _status_code(call.status),
+                                  _status_reasons(call.status), scores=_pairs(call.scores))
+            self._emit(Kind.PLUGIN_CALL, key, data, node=call.node, plugin=call.plugin,
+                       loc=upstream.plugin_location(call.plugin, call.extension_point), ctx=cycle_profile, time=time)
+        self._score_rows = (key, tuple(rows))
+
+    def _score_row(self, call: Any, profile: Optional[str], normalized: Mapping[str, Mapping[str, int]],
+                   ok: bool) -> ScoreRow:
+        raw = call.score
+        weight = self._weights.get(profile or "", {}).get(call.plugin)
+        if not ok:
+            return ScoreRow(call.node, call.plugin, raw, None, weight, None)
+        norm = normalized[call.plugin].get(call.node) if call.plugin in normalized else raw
+        weighted = norm * weight if weight is not None and norm is not None and 0 <= norm <= 100 else None
+        return ScoreRow(call.node, call.plugin, raw, norm, weight, weighted)
+
+    # -- framework -------------------------------------------------------------------------------
+    def plugin_call(self, call: Any) -> None:
+        """A framework ``PluginCall`` (``Framework(observer=recorder.plugin_call)``)."""
+        if not self.enabled:
+            return
+        key = pod_key(call.pod)
+        phase = self._phase.get(key, "") if key is not None else ""
+        if call.extension_point in (_SCORE, _NORMALIZE):
+            self._pending.append((self._now(), call, phase))
+            return
+        data = PluginCall(call.extension_point, phase, _status_code(call.status), _status_reasons(call.status),
+                          timeout=call.timeout)
+        self._emit(Kind.PLUGIN_CALL, key, data, node=call.node, plugin=call.plugin,
+                   loc=upstream.plugin_location(call.plugin, call.extension_point))
+
+    # -- scheduler.py ------------------------------------------------------------------------------
+    def pod_popped(self, *, pod: Any, scheduling_cycle: int, attempts: int) -> None:
+        if not self.enabled:
+            return
+        key = pod_key(pod)
+        self._active = (scheduling_cycle, pod.spec.scheduler_name)
+        if key is not None:
+            self._ctx[key] = self._active
+        self._emit(Kind.POD_POPPED, key, CycleInfo(attempts=attempts))
+
+    def cycle_start(self, *, pod: Any, profile: str, scheduling_cycle: int) -> None:
+        if not self.enabled:
+            return
+        key = pod_key(pod)
+        self._active = (scheduling_cycle, profile)
+        if key is not None:
+            self._ctx[key] = self._active
+        self._emit(Kind.CYCLE_START, key, CycleInfo())
+
+    def cycle_end(self, *, pod: Any, profile: str, scheduling_cycle: int, result: str, node: str,
+                  message: str) -> None:
+        if not self.enabled:
+            return
+        key = pod_key(pod)
+        self._emit(Kind.CYCLE_END, key, CycleInfo(result=result, message=message), node=node,
+                   ctx=(scheduling_cycle, profile))
+        self._active = _NO_CTX
+        if result != "assumed" and key is not None:
+            self._ctx.pop(key, None)
+            self._phase.pop(key, None)
+
+    def phase_start(self, *, phase: str, pod: Any, node: str) -> None:
+        if not self.enabled:
+            return
+        key = pod_key(pod)
+        if key is not None:
+            self._phase[key] = phase
+        self._emit(Kind.PHASE_START, key, Phase(phase), node=node, loc=upstream.phase_location(phase))
+
+    def phase_end(self, *, phase: str, pod: Any, node: str, code: str, message: str) -> None:
+        if not self.enabled:
+            return
+        key = pod_key(pod)
+        self._emit(Kind.PHASE_END, key, Phase(phase, code, message), node=node, loc=upstream.phase_location(phase))
+        if key is not None and self._phase.get(key) == phase:
+            del self._phase[key]
+
+    def assume(self, *, pod: Any, node: str) -> None:
+        if self.enabled:
+            self._emit(Kind.ASSUME, pod_key(pod), node=node)
+
+    def forget(self, *, pod: Any, node: str) -> None:
+        if self.enabled:
+            self._emit(Kind.FORGET, pod_key(pod), node=node)
+
+    def permit_wait(self, *, pod: Any, node: str, pending_plugins: Iterable[str]) -> None:
+        if self.enabled:
+            self._emit(Kind.PERMIT_WAIT, pod_key(pod), PermitWait(tuple(pending_plugins)), node=node)
+
+    def binding_cycle_start(self, *, pod: Any, node: str) -> None:
+        if self.enabled:
+            self._emit(Kind.BINDING_CYCLE_START, pod_key(pod), node=node)
+
+    def binding_cycle_end(self, *, pod: Any, node: str, result: str, message: str) -> None:
+        if not self.enabled:
+            return
+        key = pod_key(pod)
+        self._emit(Kind.BINDING_CYCLE_END, key, Outcome(result, message), node=node)
+        if key is not None:
+            self._ctx.pop(key, None)
+            self._phase.pop(key, None)
+
+    def bind(self, *, pod: Any, node: str, binder: str, error: Optional[BaseException]) -> None:
+        if self.enabled:
+            self._emit(Kind.BIND, pod_key(pod), BindResult(binder, None if error is None else str(error)), node=node)
+
+    def scheduling_failure(self, *, pod: Any, reason: str, message: str, error: Optional[BaseException]) -> None:
+        if self.enabled:
+            self._emit(Kind.SCHEDULING_FAILURE, pod_key(pod),
+                       SchedulingFailure(reason, message, "" if error is None else str(error)))
+
+    def nominate(self, *, pod: Any, node: str) -> None:
+        if self.enabled:
+            self._emit(Kind.NOMINATE, pod_key(pod), node=node)
+
+    def victim(self, *, pod: Any, preemptor: Any, node: str) -> None:
+        if not self.enabled:
+            return
+        preemptor_key = pod_key(preemptor)
+        self._emit(Kind.VICTIM, pod_key(pod), Victim(preemptor_key or ""), node=node,
+                   ctx=self._context(preemptor_key))
+
+    def clear_nomination(self, *, pod: Any) -> None:
+        if self.enabled:
+            self._emit(Kind.CLEAR_NOMINATION, pod_key(pod))
+
+    def log(self, verbosity: int, message: str) -> None:
+        """The scheduler's ``log(verbosity, message)`` callable."""
+        if not self.enabled:
+            return
+        file, func, severity = upstream.log_site(message, verbosity)
+        self._emit(Kind.LOG, None, LogLine(verbosity, severity, message), loc=(file, func))
+
+    # -- factory.py --------------------------------------------------------------------------------
+    def requeue(self, *, pod: Any, scheduling_cycle: int) -> None:
+        if not self.enabled:
+            return
+        key = pod_key(pod)
+        self._emit(Kind.REQUEUE, key, ctx=(scheduling_cycle, self._context(key)[1]))
+
+    def queue_move(self, pod: Any, source: str, target: str, event: str) -> None:
+        """The queue's ``on_move(pod, from, to, event)``; also accepts the factory's keywords."""
+        if self.enabled:
+            self._emit(Kind.QUEUE_MOVE, pod_key(pod), QueueMove(source, target, event),
+                       loc=upstream.queue_location(source, target, event))
+
+    on_move = queue_move
+
+    def cache_event(self, event: Any) -> None:
+        """A ``CacheEvent`` (append this method to ``cache.hooks``)."""
+        if not self.enabled or event.kind in _SKIPPED_CACHE_EVENTS:
+            return
+        kind = Kind.EXPIRE if event.kind == "Expire" else Kind.CACHE_EVENT
+        self._emit(kind, pod_key(event.pod), CacheChange(event.kind, event.message), node=event.node_name,
+                   loc=upstream.cache_location(event.kind))
+
+    # -- core/generic_scheduler.py -------------------------------------------------------------------
+    def feasible_nodes_to_find(self, *, pod: Any, num_all_nodes: int, percentage: int, num_nodes_to_find: int,
+                               start_index: int) -> None:
+        if self.enabled:
+            self._emit(Kind.FEASIBLE_NODES, pod_key(pod),
+                       FeasibleNodes(num_all_nodes, percentage, num_nodes_to_find, start_index))
+
+    def nominated_pods_pass(self, *, pod: Any, node: str, pass_index: int, nominated_pods_added: Iterable[Any],
+                            status: Any) -> None:
+        if self.enabled:
+            self._emit(Kind.NOMINATED_PASS, pod_key(pod),
+                       NominatedPass(pass_index, _keys(nominated_pods_added), _status_code(status),
+                                     _status_reasons(status)), node=node)
+
+    def filter_walk_done(self, *, pod: Any, start_index: int, processed: int, feasible: Iterable[str],
+                         failed: Iterable[str], not_visited: Iterable[str], next_start_node_index: int,
+                         has_filter_plugins: bool) -> None:
+        if self.enabled:
+            self._emit(Kind.FILTER_WALK, pod_key(pod),
+                       FilterWalk(start_index, processed, tuple(feasible), tuple(failed), tuple(not_visited),
+                                  next_start_node_index, has_filter_plugins))
+
+    def extender_filter(self, *, pod: Any, extender: str, nodes_in: Iterable[str],
+                        nodes_out: Optional[Iterable[str]], failed: Mapping[str, str], error: Optional[str],
+                        ignored: bool) -> None:
+        if self.enabled:
+            self._emit(Kind.EXTENDER_CALL, pod_key(pod),
+                       ExtenderCall("Filter", extender, tuple(nodes_in),
+                                    None if nodes_out is None else tuple(nodes_out), _pairs(failed.items()),
+                                    error=error, ignored=ignored))
+
+    def extender_prioritize(self, *, pod: Any, extender: str, scores: Iterable[tuple[str, int]], weight: int,
+                            error: Optional[str]) -> None:
+        if self.enabled:
+            self._emit(Kind.EXTENDER_CALL, pod_key(pod),
+                       ExtenderCall("Prioritize", extender, scores=_pairs(scores), weight=weight, error=error,
+                                    ignored=error is not None),
+                       loc=(upstream.GENERIC_SCHEDULER_GO, "genericScheduler.prioritizeNodes"))
+
+    def node_scores(self, *, pod: Any, scores: Iterable[tuple[str, int]], extender_scores: Mapping[str, int]) -> None:
+        if not self.enabled:
+            return
+        self.flush()
+        key = pod_key(pod)
+        rows_key, rows = self._score_rows
+        self._score_rows = (None, ())
+        self._emit(Kind.SCORE_SUMMARY, key,
+                   ScoreSummary(rows if rows_key == key else (), _pairs(extender_scores.items()), _pairs(scores)))
+
+    def select_host(self, *, pod: Any, max_score: int, ties: Iterable[str], selected: str) -> None:
+        if self.enabled:
+            self._emit(Kind.SELECT_HOST, pod_key(pod), SelectHost(max_score, tuple(ties), selected), node=selected)
+
+    def schedule_result(self, *, pod: Any, suggested_host: str, evaluated_nodes: int, feasible_nodes: int,
+                        shortcut: bool) -> None:
+        if self.enabled:
+            self._emit(Kind.SCHEDULE_RESULT, pod_key(pod),
+                       ScheduleResult(suggested_host, evaluated_nodes, feasible_nodes, shortcut), node=suggested_host)
+
+    # -- core/preemption.py ----------------------------------------------------------------------------
+    def preemption_eligibility(self, *, pod: Any, eligible: bool, reason: str, terminating_pods: Iterable[Any]) -> None:
+        if self.enabled:
+            self._emit(Kind.PREEMPTION_ELIGIBILITY, pod_key(pod),
+                       PreemptionEligibility(eligible, reason, _keys(terminating_pods)))
+
+    def preemption_candidates(self, *, pod: Any, potential_nodes: Iterable[str],
+                              unresolvable_nodes: Iterable[str]) -> None:
+        if self.enabled:
+            self._emit(Kind.PREEMPTION_CANDIDATES, pod_key(pod),
+                       PreemptionCandidates(tuple(potential_nodes), tuple(unresolvable_nodes)))
+
+    def preemption_victims(self, *, pod: Any, node: str, fits: bool, victims: Iterable[Any], num_pdb_violations: int,
+                           pdb_violating: Iterable[Any]) -> None:
+        if self.enabled:
+            self._emit(Kind.PREEMPTION_VICTIMS, pod_key(pod),
+                       PreemptionVictims(fits, _keys(victims), num_pdb_violations, _keys(pdb_violating)), node=node)
+
+    def preemption_extender(self, *, pod: Any, extender: str, nodes_in: Iterable[str],
+                            nodes_out: Optional[Iterable[str]], error: Optional[str], ignored: bool) -> None:
+        if self.enabled:
+            self._emit(Kind.EXTENDER_CALL, pod_key(pod),
+                       ExtenderCall("ProcessPreemption", extender, tuple(nodes_in),
+                                    None if nodes_out is None else tuple(nodes_out), error=error, ignored=ignored),
+                       loc=(upstream.GENERIC_SCHEDULER_GO, "processPreemptionWithExtenders"))
+
+    def preemption_pick(self, *, pod: Any, node: Optional[str], criterion: str,
+                        rounds: Iterable[tuple[str, Iterable[str]]]) -> None:
+        if self.enabled:
+            self._emit(Kind.PREEMPTION_PICK, pod_key(pod),
+                       PreemptionPick(criterion, tuple((rule, tuple(nodes)) for rule, nodes in rounds)), node=node)
+
+    def preemption_result(self, *, pod: Any, node: Optional[str], victims: Iterable[Any],
+                          nominated_pods_to_clear: Iterable[Any]) -> None:
+        if self.enabled:
+            self._emit(Kind.PREEMPTION_RESULT, pod_key(pod),
+                       PreemptionResult(_keys(victims), _keys(nominated_pods_to_clear)), node=node)
+
+    # -- events.py ---------------------------------------------------------------------------------------
+    def event(self, *, obj: Any, type: str, reason: str, message: str, action: str = "", related: Any = None,
+              component: str = "") -> None:
+        if not self.enabled:
+            return
+        obj_kind = getattr(obj.__class__, "KIND", "")
+        self._emit(Kind.EVENT, pod_key(obj) if obj_kind == "Pod" else None,
+                   EventData(type, reason, message, object_ref(obj), component, action, object_ref(related)),
+                   node=obj.metadata.name if obj_kind == "Node" else None, loc=upstream.event_location(reason))
+
+    def _api_event(self, watch_event: Any) -> None:
+        if watch_event.type == "DELETED":
+            return
+        ev = watch_event.obj
+        ref = ev.involved_object
+        name = f"{ref.namespace}/{ref.name}" if ref.namespace else ref.name
+        self._emit(Kind.API_EVENT, name if ref.kind == "Pod" else None,
+                   EventData(ev.type, ev.reason, ev.message, f"{ref.kind} {name}", ev.source.component, ev.action,
+                             "", ev.count, ev.first_timestamp, ev.last_timestamp),
+                   node=ref.name if ref.kind == "Node" else None)
+
+    # -- informers -----------------------------------------------------------------------------------------
+    def _informer(self, event_type: str, obj: Any) -> None:
+        kind = getattr(type(obj), "KIND", type(obj).__name__)
+        meta = obj.metadata
+        if kind == "Pod":
+            key, node = pod_key(obj), obj.spec.node_name
+        else:
+            key, node = None, (meta.name if kind == "Node" else None)
+        self._emit(Kind.INFORMER_EVENT, key, InformerEvent(event_type, kind, meta.namespace, meta.name), node=node)
+
+    # -- startup and leader election --------------------------------------------------------------------------
+    def startup_step(self, *, step: str, message: str = "",
+                     details: Iterable[tuple[str, Any]] | Mapping[str, Any] = (), file: str = "",
+                     func: str = "") -> None:
+        if not self.enabled:
+            return
+        items = details.items() if isinstance(details, Mapping) else details
+        default = upstream.KIND_LOCATION[Kind.STARTUP_STEP]
+        self._emit(Kind.STARTUP_STEP, None, StartupStep(step, message, tuple((str(k), str(v)) for k, v in items)),
+                   loc=(file or default[0], func or default[1]))
+
+    def leader_election(self, *, identity: str, transition: str, holder: str = "", lock: str = "",
+                        message: str = "") -> None:
+        if self.enabled:
+            self._emit(Kind.LEADER_ELECTION, None, LeaderElection(identity, transition, holder, lock, message))
