@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any
 
 from kubesched.client.leaderelection import resourcelock as rl
 from kubesched.client.leaderelection.leader_election import (
-    ElectionObservation, LeaderCallbacks, LeaderElectionConfig, LeaderElector)
+    ElectionObservation,
+    LeaderCallbacks,
+    LeaderElectionConfig,
+    LeaderElector,
+)
 from kubesched.cluster.apiserver import APIServer
 from kubesched.sim.loop import EventLoop
 
@@ -16,13 +21,13 @@ NAMESPACE = "kube-system"
 NAME = "kube-scheduler"
 
 # fail(verb, kind, now) -> exception to raise, or None
-FailRule = Callable[[str, str, float], Optional[Exception]]
+FailRule = Callable[[str, str, float], Exception | None]
 
 
 class FlakyClient:
     """The API server as one replica sees it; ``fail`` injects errors per call."""
 
-    def __init__(self, server: APIServer, fail: Optional[FailRule] = None) -> None:
+    def __init__(self, server: APIServer, fail: FailRule | None = None) -> None:
         self.server = server
         self.fail = fail
 
@@ -54,14 +59,14 @@ class Replica:
     calls: list[tuple[float, str]] = field(default_factory=list)
     observations: list[ElectionObservation] = field(default_factory=list)
 
-    def times(self, transition: str, succeeded: Optional[bool] = None) -> list[float]:
+    def times(self, transition: str, succeeded: bool | None = None) -> list[float]:
         return [o.time for o in self.observations if o.transition.value == transition
                 and (succeeded is None or o.succeeded == succeeded)]
 
 
 def make_replica(loop: EventLoop, server: APIServer, identity: str, *, lock_type: str = "endpointsleases",
-                 fail: Optional[FailRule] = None, release_on_cancel: bool = False,
-                 rng: Optional[random.Random] = None, lease_duration: float = 15.0) -> Replica:
+                 fail: FailRule | None = None, release_on_cancel: bool = False,
+                 rng: random.Random | None = None, lease_duration: float = 15.0) -> Replica:
     client = FlakyClient(server, fail)
     lock = rl.new(lock_type, NAMESPACE, NAME, client,
                   rl.ResourceLockConfig(identity, rl.APIServerEventRecorder(server)))

@@ -5,16 +5,29 @@ from __future__ import annotations
 import random
 
 import pytest
+from leaderelection_fakes import (
+    NAME,
+    NAMESPACE,
+    endpoints_record,
+    lease_record,
+    make_replica,
+    new_cluster,
+)
 
-from kubesched.api.coordination import Lease, LeaseSpec
+from kubesched.api.coordination import Lease
 from kubesched.api.core import Endpoints
 from kubesched.api.meta import ObjectMeta
 from kubesched.client.leaderelection import resourcelock as rl
 from kubesched.client.leaderelection.healthzadaptor import new_leader_healthz_adaptor
 from kubesched.client.leaderelection.leader_election import (
-    JITTER_FACTOR, LeaderCallbacks, LeaderElectionConfig, LeaderElector, run_or_die, scheduler_identity)
+    JITTER_FACTOR,
+    LeaderCallbacks,
+    LeaderElectionConfig,
+    LeaderElector,
+    run_or_die,
+    scheduler_identity,
+)
 from kubesched.cluster import errors
-from leaderelection_fakes import (NAME, NAMESPACE, endpoints_record, lease_record, make_replica, new_cluster)
 
 A, B, C = "host-a_1", "host-b_2", "host-c_3"
 NOOP = LeaderCallbacks(on_started_leading=lambda ctx: None, on_stopped_leading=lambda: None)
@@ -50,13 +63,13 @@ def test_config_validation(lease, renew, retry, callbacks, lock, message):
 
 @pytest.mark.parametrize("record, text", [
     (rl.LeaderElectionRecord(A, 15, 0.0, 2.0, 0),
-     '{"holderIdentity":"host-a_1","leaseDurationSeconds":15,"acquireTime":"1970-01-01T00:00:00Z",'
-     '"renewTime":"1970-01-01T00:00:02Z","leaderTransitions":0}'),
+     ('{"holderIdentity":"host-a_1","leaseDurationSeconds":15,"acquireTime":"1970-01-01T00:00:00Z",'
+     '"renewTime":"1970-01-01T00:00:02Z","leaderTransitions":0}')),
     (rl.LeaderElectionRecord(leader_transitions=3),   # a released record
      '{"holderIdentity":"","leaseDurationSeconds":0,"acquireTime":null,"renewTime":null,"leaderTransitions":3}'),
     (rl.LeaderElectionRecord("a<b>&c", 15, 3661.75, 86400.0, 1),  # whole seconds; Go's HTML escaping
-     '{"holderIdentity":"a\\u003cb\\u003e\\u0026c","leaseDurationSeconds":15,'
-     '"acquireTime":"1970-01-01T01:01:01Z","renewTime":"1970-01-02T00:00:00Z","leaderTransitions":1}'),
+     ('{"holderIdentity":"a\\u003cb\\u003e\\u0026c","leaseDurationSeconds":15,'
+     '"acquireTime":"1970-01-01T01:01:01Z","renewTime":"1970-01-02T00:00:00Z","leaderTransitions":1}')),
 ])
 def test_record_json(record, text):
     assert record.to_json() == text

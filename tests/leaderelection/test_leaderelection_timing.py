@@ -9,11 +9,21 @@ time. B measures expiry from when it observed the last change of the raw record.
 from __future__ import annotations
 
 import pytest
+from leaderelection_fakes import (
+    NAME,
+    endpoints_record,
+    lease_record,
+    make_replica,
+    new_cluster,
+)
 
-from kubesched.cluster import errors
 from kubesched.client.leaderelection import resourcelock as rl
-from kubesched.client.leaderelection.leader_election import LeaderCallbacks, LeaderElectionConfig, LeaderElector
-from leaderelection_fakes import (NAME, endpoints_record, lease_record, make_replica, new_cluster)
+from kubesched.client.leaderelection.leader_election import (
+    LeaderCallbacks,
+    LeaderElectionConfig,
+    LeaderElector,
+)
+from kubesched.cluster import errors
 
 A, B = "host-a_1", "host-b_2"
 

@@ -10,7 +10,7 @@ HTTP request argument.
 
 from __future__ import annotations
 
-from typing import Any, Final, Optional
+from typing import Any, Final
 
 NAME: Final = "leaderElection"
 KUBE_SCHEDULER_TIMEOUT: Final = 20.0
@@ -26,7 +26,7 @@ class HealthzAdaptor:
     def name(self) -> str:
         return NAME
 
-    def check(self) -> Optional[str]:
+    def check(self) -> str | None:
         if self.le is None:
             return None
         return self.le.check(self.timeout)

@@ -54,8 +54,9 @@ import enum
 import math
 import random
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Final, Optional
+from typing import Any, Final
 
 from kubesched.client.leaderelection.resourcelock import Interface, LeaderElectionRecord
 from kubesched.cluster import errors
@@ -78,8 +79,8 @@ def no_log(verbosity: int, message: str) -> None:
 class Context:
     """``context.Context`` reduced to cancellation: ``done``, ``err``, children, callbacks."""
 
-    def __init__(self, parent: Optional["Context"] = None) -> None:
-        self.err: Optional[str] = None
+    def __init__(self, parent: Context | None = None) -> None:
+        self.err: str | None = None
         self._callbacks: list[Callable[[], None]] = []
         if parent is not None:
             parent.add_done_callback(self.cancel)
@@ -110,16 +111,16 @@ class Context:
 class LeaderCallbacks:
     """Upstream: LeaderCallbacks."""
 
-    on_started_leading: Optional[Callable[[Context], None]] = None
-    on_stopped_leading: Optional[Callable[[], None]] = None
-    on_new_leader: Optional[Callable[[str], None]] = None
+    on_started_leading: Callable[[Context], None] | None = None
+    on_stopped_leading: Callable[[], None] | None = None
+    on_new_leader: Callable[[str], None] | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class LeaderElectionConfig:
     """Upstream: LeaderElectionConfig (durations in seconds; the client-go core defaults)."""
 
-    lock: Optional[Interface]
+    lock: Interface | None
     lease_duration: float = 15.0
     renew_deadline: float = 10.0
     retry_period: float = 2.0
@@ -152,7 +153,7 @@ def validate(config: LeaderElectionConfig) -> None:
 
 
 def _nanos(seconds: float) -> int:
-    return int(round(float(seconds) * 1e9))
+    return round(float(seconds) * 1e9)
 
 
 def scheduler_identity(hostname: str, seed: str = "") -> str:
@@ -194,8 +195,8 @@ class ElectionObservation:
 class LeaderElector:
     """Upstream: LeaderElector. ``LeaderElector(config, loop)`` validates like NewLeaderElector."""
 
-    def __init__(self, config: LeaderElectionConfig, loop: Any, *, rng: Optional[random.Random] = None,
-                 log: Log = no_log, observer: Optional[Callable[[ElectionObservation], None]] = None) -> None:
+    def __init__(self, config: LeaderElectionConfig, loop: Any, *, rng: random.Random | None = None,
+                 log: Log = no_log, observer: Callable[[ElectionObservation], None] | None = None) -> None:
         validate(config)
         assert config.lock is not None
         self.config = config
@@ -205,12 +206,12 @@ class LeaderElector:
         self.log = log
         self.observer = observer
         self.observed_record = LeaderElectionRecord()
-        self.observed_raw_record: Optional[str] = None
+        self.observed_raw_record: str | None = None
         self.observed_time = -math.inf              # Go's zero time.Time
         self.reported_leader = ""
         self.phase = "new"                           # new | acquiring | leading | stopped | killed
-        self._ctx: Optional[Context] = None
-        self._leading_ctx: Optional[Context] = None
+        self._ctx: Context | None = None
+        self._leading_ctx: Context | None = None
         self._next: Any = None                       # the pending try / next renew body
         self._deadline: Any = None                   # the renew body's deadline timer
         self._label = f"leaderelection {self.lock.identity()}"
@@ -224,7 +225,7 @@ class LeaderElector:
         """Upstream: IsLeader: the last observed holder is this client."""
         return self.observed_record.holder_identity == self.lock.identity()
 
-    def check(self, max_tolerable_expired_lease: float) -> Optional[str]:
+    def check(self, max_tolerable_expired_lease: float) -> str | None:
         """Upstream: Check (healthz): an error text once a leader failed to renew for too long."""
         if not self.is_leader():
             return None
@@ -233,7 +234,7 @@ class LeaderElector:
         return None
 
     # -- Run ------------------------------------------------------------------------------------
-    def run(self, ctx: Optional[Context] = None) -> Context:
+    def run(self, ctx: Context | None = None) -> Context:
         """Upstream: Run(ctx): start acquiring; returns the run context (cancel = ``stop()``)."""
         if self.phase != "new":
             raise RuntimeError("LeaderElector.run() may be called only once")
@@ -368,13 +369,13 @@ class LeaderElector:
         except errors.NotFound:
             try:
                 self.lock.create(record)
-            except Exception as err:  # noqa: BLE001 - any API error fails this try
+            except Exception as err:
                 if _is_bug(err):
                     raise
                 return self._attempt(False, f"error initially creating leader election record: {err}", 0)
             self.observed_record, self.observed_time = record, now
             return self._attempt(True, "created")
-        except Exception as err:  # noqa: BLE001
+        except Exception as err:
             if _is_bug(err):
                 raise
             return self._attempt(False, f"error retrieving resource lock {self.lock.describe()}: {err}", 0)
@@ -392,7 +393,7 @@ class LeaderElector:
                                           now, now, old.leader_transitions + 1)
         try:
             self.lock.update(record)
-        except Exception as err:  # noqa: BLE001
+        except Exception as err:
             if _is_bug(err):
                 raise
             return self._attempt(False, f"Failed to update lock: {err}", 0)
@@ -406,7 +407,7 @@ class LeaderElector:
         record = LeaderElectionRecord(leader_transitions=self.observed_record.leader_transitions)
         try:
             self.lock.update(record)
-        except Exception as err:  # noqa: BLE001
+        except Exception as err:
             if _is_bug(err):
                 raise
             self.log(0, f"Failed to release lock: {err}")
@@ -426,7 +427,7 @@ class LeaderElector:
             self.config.callbacks.on_new_leader(holder)
 
     # -- helpers ------------------------------------------------------------------------------------------
-    def _attempt(self, succeeded: bool, message: str, verbosity: Optional[int] = None) -> bool:
+    def _attempt(self, succeeded: bool, message: str, verbosity: int | None = None) -> bool:
         if verbosity is not None:
             self.log(verbosity, message)
         self._observe(Transition.ATTEMPT, succeeded=succeeded, message=message)

@@ -29,7 +29,7 @@ import datetime as _dt
 import json
 import math
 from dataclasses import dataclass
-from typing import Any, Final, Optional, Protocol
+from typing import Any, Final, Protocol
 
 from kubesched.api.coordination import Lease, LeaseSpec
 from kubesched.api.core import Endpoints
@@ -46,7 +46,7 @@ UNKNOWN_LEADER: Final = "leaderelection.k8s.io/unknown"
 EVENT_TYPE_NORMAL: Final = "Normal"
 EVENT_REASON: Final = "LeaderElection"
 
-_EPOCH: Final = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
+_EPOCH: Final = _dt.datetime(1970, 1, 1, tzinfo=_dt.UTC)
 
 
 class LockError(Exception):
@@ -61,8 +61,8 @@ class LeaderElectionRecord:
 
     holder_identity: str = ""
     lease_duration_seconds: int = 0
-    acquire_time: Optional[float] = None
-    renew_time: Optional[float] = None
+    acquire_time: float | None = None
+    renew_time: float | None = None
     leader_transitions: int = 0
 
     def to_json(self) -> str:
@@ -76,11 +76,11 @@ class LeaderElectionRecord:
         })
 
     @classmethod
-    def from_json(cls, text: str) -> "LeaderElectionRecord":
+    def from_json(cls, text: str) -> LeaderElectionRecord:
         """Go's ``json.Unmarshal`` into the record; raises ``ValueError`` on bad JSON."""
         data = json.loads(text)
         if not isinstance(data, dict):
-            raise ValueError(f"json: cannot unmarshal {type(data).__name__} into LeaderElectionRecord")
+            raise ValueError(f"json: cannot unmarshal {type(data).__name__} into LeaderElectionRecord")  # noqa: TRY004
         return cls(holder_identity=str(data.get("holderIdentity") or ""),
                    lease_duration_seconds=int(data.get("leaseDurationSeconds") or 0),
                    acquire_time=parse_time(data.get("acquireTime")),
@@ -88,7 +88,7 @@ class LeaderElectionRecord:
                    leader_transitions=int(data.get("leaderTransitions") or 0))
 
 
-def format_time(seconds: Optional[float]) -> Optional[str]:
+def format_time(seconds: float | None) -> str | None:
     """``metav1.Time.MarshalJSON``: RFC 3339 UTC, whole seconds; None (zero time) is null."""
     if seconds is None:
         return None
@@ -96,7 +96,7 @@ def format_time(seconds: Optional[float]) -> Optional[str]:
     return stamp.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def parse_time(value: Any) -> Optional[float]:
+def parse_time(value: Any) -> float | None:
     """``metav1.Time.UnmarshalJSON``: null is the zero time, otherwise RFC 3339."""
     if value is None:
         return None
@@ -146,7 +146,7 @@ class ResourceLockConfig:
     """Upstream: resourcelock.ResourceLockConfig."""
 
     identity: str
-    event_recorder: Optional[EventRecorder] = None
+    event_recorder: EventRecorder | None = None
 
 
 class Interface(Protocol):
@@ -174,7 +174,7 @@ class EndpointsLock:
         self.endpoints_meta = ObjectMeta(name=name, namespace=namespace)
         self.client = client
         self.lock_config = lock_config
-        self._e: Optional[Endpoints] = None
+        self._e: Endpoints | None = None
 
     def get(self) -> tuple[LeaderElectionRecord, str]:
         """Upstream: EndpointsLock.Get (an Endpoints without the annotation is an empty record)."""
@@ -220,7 +220,7 @@ class LeaseLock:
         self.lease_meta = ObjectMeta(name=name, namespace=namespace)
         self.client = client
         self.lock_config = lock_config
-        self._lease: Optional[Lease] = None
+        self._lease: Lease | None = None
 
     def get(self) -> tuple[LeaderElectionRecord, str]:
         self._lease = self.client.get("Lease", self.lease_meta.namespace, self.lease_meta.name)
