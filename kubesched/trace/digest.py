@@ -6,7 +6,7 @@ One line per record: ``json.dumps`` with sorted keys, compact separators and
 ``ensure_ascii=False``, UTF-8, ``\\n`` after every line. Floats (times, timeouts) are
 rounded to microseconds (``round(x, 6)``), and a float that is integral is written as
 such (``5.0``), so the same run gives the same bytes on every machine. The envelope's
-``kind`` is the Kind's value; ``data`` is ``{"type": <payload class>, <fields>…}`` or null;
+``kind`` is the Kind's value; ``data`` is ``{"@type": <payload class>, <fields>…}`` or null;
 tuples become lists. ``loads``/``record_from_dict`` invert it exactly for traces whose
 floats are already whole microseconds (simulated times are).
 """
@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from dataclasses import fields, is_dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from kubesched.trace.records import PAYLOAD_TYPES, Kind, Record, Trace
 
-__all__ = ["record_to_dict", "record_from_dict", "dumps", "loads", "digest", "to_jsonable"]
+__all__ = ["digest", "dumps", "loads", "record_from_dict", "record_to_dict", "to_jsonable"]
 
+TAG = "@type"  # the payload class; "type" is a field of EventData
 _ENVELOPE = ("seq", "time", "kind", "cycle", "pod", "profile", "node", "plugin", "file", "func")
 
 
@@ -34,7 +36,7 @@ def to_jsonable(value: Any) -> Any:
     if isinstance(value, (tuple, list)):
         return [to_jsonable(v) for v in value]
     if is_dataclass(value) and not isinstance(value, type):
-        out: dict[str, Any] = {"type": type(value).__name__}
+        out: dict[str, Any] = {TAG: type(value).__name__}
         for f in fields(value):
             out[f.name] = to_jsonable(getattr(value, f.name))
         return out
@@ -45,8 +47,8 @@ def _from_jsonable(value: Any) -> Any:
     if isinstance(value, list):
         return tuple(_from_jsonable(v) for v in value)
     if isinstance(value, dict):
-        cls = PAYLOAD_TYPES[value["type"]]
-        return cls(**{k: _from_jsonable(v) for k, v in value.items() if k != "type"})
+        cls = PAYLOAD_TYPES[value[TAG]]
+        return cls(**{k: _from_jsonable(v) for k, v in value.items() if k != TAG})
     return value
 
 

@@ -17,18 +17,19 @@ Conventions here:
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
-from typing import Final, Iterable, Mapping, Optional
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime, timedelta
+from typing import Final
 
 from kubesched.trace.records import Kind, LogLine, Record
 
-__all__ = ["EPOCH", "THREAD_ID", "header", "format_record", "format_lines", "visible"]
+__all__ = ["EPOCH", "THREAD_ID", "format_lines", "format_record", "header", "visible"]
 
-EPOCH: Final = datetime(2020, 12, 1, tzinfo=timezone.utc)
+EPOCH: Final = datetime(2020, 12, 1, tzinfo=UTC)
 THREAD_ID: Final = 1
 
 
-def header(severity: str, time: float, file: str, line: Optional[int] = None) -> str:
+def header(severity: str, time: float, file: str, line: int | None = None) -> str:
     """``Lmmdd hh:mm:ss.uuuuuu threadid file[:line]] ``."""
     micros = round(time * 1_000_000)
     stamp = EPOCH + timedelta(microseconds=micros)
@@ -46,16 +47,16 @@ def visible(record: Record, verbosity: int) -> bool:
     return data.severity != "I" or data.verbosity <= verbosity
 
 
-def format_record(record: Record, line_numbers: Optional[Mapping[tuple[str, str], int]] = None) -> str:
+def format_record(record: Record, line_numbers: Mapping[tuple[str, str], int] | None = None) -> str:
     """One klog line for a LOG record."""
     data = record.data
     if not isinstance(data, LogLine):
-        raise ValueError(f"not a LOG record: {record.kind}")
+        raise TypeError(f"not a LOG record: {record.kind}")
     line = line_numbers.get((record.file, record.func)) if line_numbers else None
     return header(data.severity, record.time, record.file, line) + data.message
 
 
 def format_lines(records: Iterable[Record], verbosity: int = 2,
-                 line_numbers: Optional[Mapping[tuple[str, str], int]] = None) -> list[str]:
+                 line_numbers: Mapping[tuple[str, str], int] | None = None) -> list[str]:
     """klog lines of every LOG record ``-v=verbosity`` shows, in trace order."""
     return [format_record(r, line_numbers) for r in records if visible(r, verbosity)]

@@ -45,25 +45,55 @@ Tracing off: ``TraceRecorder(enabled=False)`` records nothing; pass ``recorder.o
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Mapping, Optional
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from kubesched.trace import upstream
 from kubesched.trace.records import (
-    BindResult, CacheChange, CycleInfo, EventData, ExtenderCall, FeasibleNodes, FilterWalk, InformerEvent, Kind,
-    LeaderElection, LogLine, NominatedPass, Outcome, Payload, PermitWait, Phase, PluginCall, PreemptionCandidates,
-    PreemptionEligibility, PreemptionPick, PreemptionResult, PreemptionVictims, QueueMove, Record, ScheduleResult,
-    SchedulingFailure, ScoreRow, ScoreSummary, SelectHost, StartupStep, Trace, Victim)
+    BindResult,
+    CacheChange,
+    CycleInfo,
+    EventData,
+    ExtenderCall,
+    FeasibleNodes,
+    FilterWalk,
+    InformerEvent,
+    Kind,
+    LeaderElection,
+    LogLine,
+    NominatedPass,
+    Outcome,
+    Payload,
+    PermitWait,
+    Phase,
+    PluginCall,
+    PreemptionCandidates,
+    PreemptionEligibility,
+    PreemptionPick,
+    PreemptionResult,
+    PreemptionVictims,
+    QueueMove,
+    Record,
+    ScheduleResult,
+    SchedulingFailure,
+    ScoreRow,
+    ScoreSummary,
+    SelectHost,
+    StartupStep,
+    Trace,
+    Victim,
+)
 
-__all__ = ["TraceRecorder", "pod_key", "object_ref"]
+__all__ = ["TraceRecorder", "object_ref", "pod_key"]
 
 _SCORE = "Score"
 _NORMALIZE = "ScoreExtensionNormalize"
 _SKIPPED_CACHE_EVENTS = frozenset({"Assume", "Forget"})
-_Ctx = tuple[Optional[int], Optional[str]]
+_Ctx = tuple[int | None, str | None]
 _NO_CTX: _Ctx = (None, None)
 
 
-def pod_key(pod: Any) -> Optional[str]:
+def pod_key(pod: Any) -> str | None:
     """``"namespace/name"`` of a pod (None for None)."""
     if pod is None:
         return None
@@ -107,16 +137,16 @@ class TraceRecorder:
         self.enabled = enabled
         self.clock = clock
         self._trace = Trace()
-        self._ctx: dict[str, tuple[int, Optional[str]]] = {}
+        self._ctx: dict[str, tuple[int, str | None]] = {}
         self._active: _Ctx = _NO_CTX
         self._phase: dict[str, str] = {}
         self._weights: dict[str, dict[str, int]] = {}
         self._pending: list[tuple[float, Any, str]] = []  # (time, framework PluginCall, phase)
-        self._score_rows: tuple[Optional[str], tuple[ScoreRow, ...]] = (None, ())
+        self._score_rows: tuple[str | None, tuple[ScoreRow, ...]] = (None, ())
 
     # -- wiring ------------------------------------------------------------------------------
     @property
-    def observer(self) -> Optional["TraceRecorder"]:
+    def observer(self) -> TraceRecorder | None:
         """The object to hand to the engine: self, or None when tracing is off."""
         return self if self.enabled else None
 
@@ -136,7 +166,7 @@ class TraceRecorder:
         for name, prof in sched.profiles.items():
             self.set_weights(name, prof.framework.plugin_name_to_weight)
 
-    def attach_informers(self, factory: Any, kinds: Optional[Iterable[str]] = None) -> None:
+    def attach_informers(self, factory: Any, kinds: Iterable[str] | None = None) -> None:
         """Record every informer delivery; call before the scheduler registers its handlers."""
         if not self.enabled:
             return
@@ -157,16 +187,16 @@ class TraceRecorder:
     def _now(self) -> float:
         return float(self.clock.now()) if self.clock is not None else 0.0
 
-    def _context(self, key: Optional[str]) -> _Ctx:
+    def _context(self, key: str | None) -> _Ctx:
         if key is not None:
             ctx = self._ctx.get(key)
             if ctx is not None:
                 return ctx
         return self._active
 
-    def _emit(self, kind: Kind, pod: Optional[str], data: Payload = None, *, node: Optional[str] = None,
-              plugin: Optional[str] = None, loc: Optional[tuple[str, str]] = None,
-              ctx: Optional[_Ctx] = None, time: Optional[float] = None) -> None:
+    def _emit(self, kind: Kind, pod: str | None, data: Payload = None, *, node: str | None = None,
+              plugin: str | None = None, loc: tuple[str, str] | None = None,
+              ctx: _Ctx | None = None, time: float | None = None) -> None:
         if self._pending:
             self.flush()
         cycle, profile = ctx if ctx is not None else self._context(pod)
@@ -199,7 +229,7 @@ class TraceRecorder:
                        loc=upstream.plugin_location(call.plugin, call.extension_point), ctx=cycle_profile, time=time)
         self._score_rows = (key, tuple(rows))
 
-    def _score_row(self, call: Any, profile: Optional[str], normalized: Mapping[str, Mapping[str, int]],
+    def _score_row(self, call: Any, profile: str | None, normalized: Mapping[str, Mapping[str, int]],
                    ok: bool) -> ScoreRow:
         raw = call.score
         weight = self._weights.get(profile or "", {}).get(call.plugin)
@@ -296,11 +326,11 @@ class TraceRecorder:
             self._ctx.pop(key, None)
             self._phase.pop(key, None)
 
-    def bind(self, *, pod: Any, node: str, binder: str, error: Optional[BaseException]) -> None:
+    def bind(self, *, pod: Any, node: str, binder: str, error: BaseException | None) -> None:
         if self.enabled:
             self._emit(Kind.BIND, pod_key(pod), BindResult(binder, None if error is None else str(error)), node=node)
 
-    def scheduling_failure(self, *, pod: Any, reason: str, message: str, error: Optional[BaseException]) -> None:
+    def scheduling_failure(self, *, pod: Any, reason: str, message: str, error: BaseException | None) -> None:
         if self.enabled:
             self._emit(Kind.SCHEDULING_FAILURE, pod_key(pod),
                        SchedulingFailure(reason, message, "" if error is None else str(error)))
@@ -373,7 +403,7 @@ class TraceRecorder:
                                   next_start_node_index, has_filter_plugins))
 
     def extender_filter(self, *, pod: Any, extender: str, nodes_in: Iterable[str],
-                        nodes_out: Optional[Iterable[str]], failed: Mapping[str, str], error: Optional[str],
+                        nodes_out: Iterable[str] | None, failed: Mapping[str, str], error: str | None,
                         ignored: bool) -> None:
         if self.enabled:
             self._emit(Kind.EXTENDER_CALL, pod_key(pod),
@@ -382,7 +412,7 @@ class TraceRecorder:
                                     error=error, ignored=ignored))
 
     def extender_prioritize(self, *, pod: Any, extender: str, scores: Iterable[tuple[str, int]], weight: int,
-                            error: Optional[str]) -> None:
+                            error: str | None) -> None:
         if self.enabled:
             self._emit(Kind.EXTENDER_CALL, pod_key(pod),
                        ExtenderCall("Prioritize", extender, scores=_pairs(scores), weight=weight, error=error,
@@ -428,20 +458,20 @@ class TraceRecorder:
                        PreemptionVictims(fits, _keys(victims), num_pdb_violations, _keys(pdb_violating)), node=node)
 
     def preemption_extender(self, *, pod: Any, extender: str, nodes_in: Iterable[str],
-                            nodes_out: Optional[Iterable[str]], error: Optional[str], ignored: bool) -> None:
+                            nodes_out: Iterable[str] | None, error: str | None, ignored: bool) -> None:
         if self.enabled:
             self._emit(Kind.EXTENDER_CALL, pod_key(pod),
                        ExtenderCall("ProcessPreemption", extender, tuple(nodes_in),
                                     None if nodes_out is None else tuple(nodes_out), error=error, ignored=ignored),
                        loc=(upstream.GENERIC_SCHEDULER_GO, "processPreemptionWithExtenders"))
 
-    def preemption_pick(self, *, pod: Any, node: Optional[str], criterion: str,
+    def preemption_pick(self, *, pod: Any, node: str | None, criterion: str,
                         rounds: Iterable[tuple[str, Iterable[str]]]) -> None:
         if self.enabled:
             self._emit(Kind.PREEMPTION_PICK, pod_key(pod),
                        PreemptionPick(criterion, tuple((rule, tuple(nodes)) for rule, nodes in rounds)), node=node)
 
-    def preemption_result(self, *, pod: Any, node: Optional[str], victims: Iterable[Any],
+    def preemption_result(self, *, pod: Any, node: str | None, victims: Iterable[Any],
                           nominated_pods_to_clear: Iterable[Any]) -> None:
         if self.enabled:
             self._emit(Kind.PREEMPTION_RESULT, pod_key(pod),

@@ -15,16 +15,45 @@ never engine objects, so a trace can be serialized, compared and digested.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Optional, Sequence, Union, overload
+from typing import Union, overload
 
 __all__ = [
-    "Kind", "Record", "Trace", "Payload", "PAYLOAD_TYPES", "PAYLOAD_OF",
-    "StartupStep", "InformerEvent", "CacheChange", "QueueMove", "CycleInfo", "Phase", "PluginCall",
-    "FeasibleNodes", "FilterWalk", "NominatedPass", "ExtenderCall", "ScoreRow", "ScoreSummary",
-    "SelectHost", "ScheduleResult", "PreemptionEligibility", "PreemptionCandidates", "PreemptionVictims",
-    "PreemptionPick", "PreemptionResult", "PermitWait", "BindResult", "Outcome", "SchedulingFailure",
-    "Victim", "EventData", "LeaderElection", "LogLine",
+    "PAYLOAD_OF",
+    "PAYLOAD_TYPES",
+    "BindResult",
+    "CacheChange",
+    "CycleInfo",
+    "EventData",
+    "ExtenderCall",
+    "FeasibleNodes",
+    "FilterWalk",
+    "InformerEvent",
+    "Kind",
+    "LeaderElection",
+    "LogLine",
+    "NominatedPass",
+    "Outcome",
+    "Payload",
+    "PermitWait",
+    "Phase",
+    "PluginCall",
+    "PreemptionCandidates",
+    "PreemptionEligibility",
+    "PreemptionPick",
+    "PreemptionResult",
+    "PreemptionVictims",
+    "QueueMove",
+    "Record",
+    "ScheduleResult",
+    "SchedulingFailure",
+    "ScoreRow",
+    "ScoreSummary",
+    "SelectHost",
+    "StartupStep",
+    "Trace",
+    "Victim",
 ]
 
 
@@ -102,7 +131,7 @@ class QueueMove:
 
 @dataclass(frozen=True, slots=True)
 class CycleInfo:
-    attempts: Optional[int] = None             # POD_POPPED
+    attempts: int | None = None             # POD_POPPED
     result: str = ""                           # CYCLE_END: skipped | no-profile | failed | assumed
     message: str = ""
 
@@ -127,12 +156,12 @@ class PluginCall:
     phase: str = ""                            # the scheduler phase it ran in (Schedule, Preempt …)
     code: str = "Success"
     reasons: tuple[str, ...] = ()
-    raw_score: Optional[int] = None
-    normalized_score: Optional[int] = None
-    weight: Optional[int] = None
-    weighted_score: Optional[int] = None
+    raw_score: int | None = None
+    normalized_score: int | None = None
+    weight: int | None = None
+    weighted_score: int | None = None
     scores: tuple[tuple[str, int], ...] = ()
-    timeout: Optional[float] = None
+    timeout: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,11 +196,11 @@ class ExtenderCall:
     verb: str                                  # Filter | Prioritize | ProcessPreemption
     extender: str
     nodes_in: tuple[str, ...] = ()
-    nodes_out: Optional[tuple[str, ...]] = None
+    nodes_out: tuple[str, ...] | None = None
     failed: tuple[tuple[str, str], ...] = ()   # (node, message)
     scores: tuple[tuple[str, int], ...] = ()   # Prioritize, before weighting
-    weight: Optional[int] = None
-    error: Optional[str] = None
+    weight: int | None = None
+    error: str | None = None
     ignored: bool = False
 
 
@@ -179,10 +208,10 @@ class ExtenderCall:
 class ScoreRow:
     node: str
     plugin: str
-    raw_score: Optional[int]
-    normalized_score: Optional[int]
-    weight: Optional[int]
-    weighted_score: Optional[int]
+    raw_score: int | None
+    normalized_score: int | None
+    weight: int | None
+    weighted_score: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,7 +277,7 @@ class PermitWait:
 @dataclass(frozen=True, slots=True)
 class BindResult:
     binder: str                                # "framework" or the extender's name
-    error: Optional[str]
+    error: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,9 +309,9 @@ class EventData:
     component: str = ""
     action: str = ""
     related: str = ""
-    count: Optional[int] = None
-    first_timestamp: Optional[float] = None
-    last_timestamp: Optional[float] = None
+    count: int | None = None
+    first_timestamp: float | None = None
+    last_timestamp: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,7 +343,7 @@ PAYLOAD_TYPES: dict[str, type] = {cls.__name__: cls for cls in (
     SchedulingFailure, Victim, EventData, LeaderElection, LogLine)}
 
 # The payload class each kind carries (None: the envelope says it all).
-PAYLOAD_OF: dict[Kind, Optional[type]] = {
+PAYLOAD_OF: dict[Kind, type | None] = {
     Kind.STARTUP_STEP: StartupStep, Kind.INFORMER_EVENT: InformerEvent, Kind.CACHE_EVENT: CacheChange,
     Kind.QUEUE_MOVE: QueueMove, Kind.POD_POPPED: CycleInfo, Kind.CYCLE_START: CycleInfo,
     Kind.CYCLE_END: CycleInfo, Kind.PHASE_START: Phase, Kind.PHASE_END: Phase, Kind.PLUGIN_CALL: PluginCall,
@@ -338,11 +367,11 @@ class Record:
     seq: int
     time: float
     kind: Kind
-    cycle: Optional[int] = None
-    pod: Optional[str] = None
-    profile: Optional[str] = None
-    node: Optional[str] = None
-    plugin: Optional[str] = None
+    cycle: int | None = None
+    pod: str | None = None
+    profile: str | None = None
+    node: str | None = None
+    plugin: str | None = None
     file: str = ""
     func: str = ""
     data: Payload = None
@@ -358,7 +387,7 @@ class Trace(Sequence[Record]):
     an index built while appending.
     """
 
-    __slots__ = ("_records", "_by_cycle")
+    __slots__ = ("_by_cycle", "_records")
 
     def __init__(self, records: Iterable[Record] = ()) -> None:
         self._records: list[Record] = []
@@ -399,11 +428,11 @@ class Trace(Sequence[Record]):
     def __repr__(self) -> str:
         return f"Trace({len(self._records)} records)"
 
-    def filter(self, kind: KindFilter = None, *, pod: Optional[str] = None, cycle: Optional[int] = None,
-               node: Optional[str] = None, plugin: Optional[str] = None,
-               profile: Optional[str] = None) -> list[Record]:
+    def filter(self, kind: KindFilter = None, *, pod: str | None = None, cycle: int | None = None,
+               node: str | None = None, plugin: str | None = None,
+               profile: str | None = None) -> list[Record]:
         """Records matching every given criterion; ``kind`` may be one Kind or several."""
-        kinds: Optional[frozenset[Kind]]
+        kinds: frozenset[Kind] | None
         if kind is None:
             kinds = None
         elif isinstance(kind, Kind):

@@ -9,7 +9,7 @@ Line numbers are not kept (they would drift from the Python); a permalink opens 
 
 from __future__ import annotations
 
-from typing import Final, Optional
+from typing import Final
 
 from kubesched.trace.records import Kind
 
@@ -268,7 +268,7 @@ def log_site(message: str, verbosity: int) -> tuple[str, str, str]:
 
 
 # -- permalinks ----------------------------------------------------------------------------------------
-def permalink(path: str, line: Optional[int] = None) -> str:
+def permalink(path: str, line: int | None = None) -> str:
     """``https://github.com/kubernetes/kubernetes/blob/v1.18.5/<path>`` (``#L<line>`` if given)."""
     url = f"{REPO_URL}/blob/{TAG}/{path}"
     return f"{url}#L{line}" if line else url

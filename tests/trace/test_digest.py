@@ -1,0 +1,180 @@
+"""Canonical JSON lines: exact bytes, round trip, digest stability and sensitivity."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from kubesched.trace import digest, dumps, loads
+from kubesched.trace.digest import record_from_dict, record_to_dict, to_jsonable
+from kubesched.trace.records import (
+    BindResult,
+    CacheChange,
+    CycleInfo,
+    EventData,
+    ExtenderCall,
+    FeasibleNodes,
+    FilterWalk,
+    InformerEvent,
+    Kind,
+    LeaderElection,
+    LogLine,
+    NominatedPass,
+    Outcome,
+    PermitWait,
+    Phase,
+    PluginCall,
+    PreemptionCandidates,
+    PreemptionEligibility,
+    PreemptionPick,
+    PreemptionResult,
+    PreemptionVictims,
+    QueueMove,
+    Record,
+    ScheduleResult,
+    SchedulingFailure,
+    ScoreRow,
+    ScoreSummary,
+    SelectHost,
+    StartupStep,
+    Trace,
+    Victim,
+)
+
+PAYLOADS = [
+    (Kind.STARTUP_STEP, StartupStep("healthz", "serving", (("port", "10251"),))),
+    (Kind.INFORMER_EVENT, InformerEvent("ADDED", "Node", "", "n1")),
+    (Kind.CACHE_EVENT, CacheChange("AddNode", "added node n1")),
+    (Kind.QUEUE_MOVE, QueueMove("unschedulableQ", "activeQ", "NodeAdd")),
+    (Kind.POD_POPPED, CycleInfo(attempts=2)),
+    (Kind.PHASE_END, Phase("Permit", "Wait", "one or more plugins asked to wait")),
+    (Kind.PLUGIN_CALL, PluginCall("Score", "Schedule", "Success", (), 7, 70, 2, 140)),
+    (Kind.PLUGIN_CALL, PluginCall("Permit", "Permit", "Wait", ("w",), timeout=10.5)),
+    (Kind.PLUGIN_CALL, PluginCall("ScoreExtensionNormalize", "Schedule", scores=(("n1", 0), ("n2", 100)))),
+    (Kind.FEASIBLE_NODES, FeasibleNodes(500, 0, 230, 17)),
+    (Kind.FILTER_WALK, FilterWalk(1, 2, ("n2",), ("n3",), ("n1",), 3, True)),
+    (Kind.NOMINATED_PASS, NominatedPass(0, ("default/p",), "Unschedulable", ("Insufficient cpu",))),
+    (Kind.EXTENDER_CALL, ExtenderCall("Filter", "ext", ("n1", "n2"), ("n1",), (("n2", "no"),))),
+    (Kind.EXTENDER_CALL, ExtenderCall("ProcessPreemption", "ext", ("n1",), None, error="boom", ignored=True)),
+    (Kind.SCORE_SUMMARY, ScoreSummary((ScoreRow("n1", "P", 1, 10, 2, 20), ScoreRow("n2", "P", None, None, 2, None)),
+                                      (("n1", 5),), (("n1", 70), ("n2", 0)))),
+    (Kind.SELECT_HOST, SelectHost(200, ("n1", "n2"), "n2")),
+    (Kind.SCHEDULE_RESULT, ScheduleResult("n2", 3, 2, False)),
+    (Kind.PREEMPTION_ELIGIBILITY, PreemptionEligibility(False, "PreemptionPolicyNever", ())),
+    (Kind.PREEMPTION_CANDIDATES, PreemptionCandidates(("n1",), ("n2",))),
+    (Kind.PREEMPTION_VICTIMS, PreemptionVictims(True, ("default/v",), 1, ("default/v",))),
+    (Kind.PREEMPTION_PICK, PreemptionPick("HighestPriority", (("MinPDBViolations", ("n1", "n2")),
+                                                              ("HighestPriority", ("n1",))))),
+    (Kind.PREEMPTION_RESULT, PreemptionResult(("default/v",), ())),
+    (Kind.PERMIT_WAIT, PermitWait(("Gate",))),
+    (Kind.BINDING_CYCLE_END, Outcome("failed", "Binding rejected: x")),
+    (Kind.BIND, BindResult("framework", None)),
+    (Kind.SCHEDULING_FAILURE, SchedulingFailure("Unschedulable", "0/1 nodes are available", "0/1 nodes")),
+    (Kind.VICTIM, Victim("default/hi")),
+    (Kind.API_EVENT, EventData("Warning", "FailedScheduling", "0/3 nodes", "Pod default/b", "default-scheduler",
+                               "", "", 3, 0.0, 61.25)),
+    (Kind.LEADER_ELECTION, LeaderElection("a", "acquired", "a", "kube-system/kube-scheduler", "ok")),
+    (Kind.LOG, LogLine(3, "I", "Attempting to schedule pod: default/a — é")),
+    (Kind.ASSUME, None),
+]
+
+
+def make_trace() -> Trace:
+    return Trace(Record(i, 0.5 * i + 0.000001, kind, i // 4 or None, "default/a" if i % 2 else None,
+                        "default-scheduler", "n1" if i % 3 else None, "P" if i % 5 == 0 else None,
+                        "pkg/scheduler/scheduler.go", "Scheduler.scheduleOne", data)
+                 for i, (kind, data) in enumerate(PAYLOADS))
+
+
+def test_round_trip_every_payload():
+    trace = make_trace()
+    again = loads(dumps(trace))
+    assert again == trace
+    assert [type(r.data) for r in again] == [type(r.data) for r in trace]
+
+
+@pytest.mark.parametrize("index", range(len(PAYLOADS)))
+def test_record_dict_round_trip(index):
+    record = make_trace()[index]
+    assert record_from_dict(json.loads(json.dumps(record_to_dict(record)))) == record
+
+
+def test_exact_line():
+    record = Record(3, 5.0, Kind.QUEUE_MOVE, None, "default/a", None, None, None,
+                    "pkg/scheduler/internal/queue/scheduling_queue.go", "PriorityQueue.Add",
+                    QueueMove("", "activeQ", "PodAdd"))
+    assert dumps([record]) == (
+        '{"cycle":null,"data":{"@type":"QueueMove","event":"PodAdd","source":"","target":"activeQ"},'
+        '"file":"pkg/scheduler/internal/queue/scheduling_queue.go","func":"PriorityQueue.Add",'
+        '"kind":"QUEUE_MOVE","node":null,"plugin":null,"pod":"default/a","profile":null,"seq":3,"time":5.0}\n')
+
+
+@pytest.mark.parametrize("value, expected", [
+    (1.0000004, 1.0), (1.0000006, 1.000001), (0.1 + 0.2, 0.3), (5, 5), (True, True), ((1, (2.5, "x")), [1, [2.5, "x"]]),
+])
+def test_to_jsonable(value, expected):
+    assert to_jsonable(value) == expected
+    assert type(to_jsonable(value)) is type(expected)
+
+
+def test_to_jsonable_rejects_engine_objects():
+    with pytest.raises(TypeError):
+        to_jsonable({"a": 1})
+
+
+def test_digest_is_sha256_of_dumps():
+    import hashlib
+    trace = make_trace()
+    assert digest(trace) == hashlib.sha256(dumps(trace).encode("utf-8")).hexdigest()
+
+
+def test_digest_stable_for_equal_records():
+    assert digest(make_trace()) == digest(make_trace())
+    assert digest(make_trace()) == digest(loads(dumps(make_trace())))
+
+
+def test_digest_ignores_sub_microsecond_noise():
+    a = Trace([Record(0, 1.0, Kind.ASSUME)])
+    b = Trace([Record(0, 1.0000000001, Kind.ASSUME)])
+    assert digest(a) == digest(b)
+
+
+ENVELOPE_CHANGES = [("seq", None), ("time", 99.0), ("kind", Kind.FORGET), ("cycle", 42), ("pod", "x/y"),
+                    ("profile", "other"), ("node", "n9"), ("plugin", "Q"), ("file", "f.go"), ("func", "F")]
+
+
+@pytest.mark.parametrize("field, value", ENVELOPE_CHANGES)
+def test_digest_changes_with_any_envelope_field(field, value):
+    trace = make_trace()
+    records = list(trace)
+    last = records[-1]
+    changed = dataclasses.replace(last, **{field: value}) if field != "seq" else None
+    if changed is None:  # a reordered trace
+        records[0], records[1] = dataclasses.replace(records[1], seq=0), dataclasses.replace(records[0], seq=1)
+    else:
+        records[-1] = changed
+    assert digest(records) != digest(trace)
+
+
+def bumped(old):
+    if isinstance(old, bool):
+        return not old
+    if isinstance(old, (int, float)):
+        return old + 1
+    if isinstance(old, str):
+        return old + "!"
+    return old + (old[0],) if old else ("z",)
+
+
+@pytest.mark.parametrize("index", range(len(PAYLOADS) - 1))
+def test_digest_changes_with_first_payload_field(index):
+    trace = make_trace()
+    records = list(trace)
+    data = records[index].data
+    first = dataclasses.fields(data)[0]
+    old = getattr(data, first.name)
+    new = bumped(old)
+    records[index] = dataclasses.replace(records[index], data=dataclasses.replace(data, **{first.name: new}))
+    assert digest(records) != digest(trace)

@@ -1,0 +1,328 @@
+"""The recorder turns synthetic hook calls into exact records."""
+
+from __future__ import annotations
+
+import pytest
+
+from kubesched.scheduler.framework.v1alpha1.framework import PluginCall as Call
+from kubesched.scheduler.framework.v1alpha1.interface import Code, Status
+from kubesched.scheduler.internal.cache.cache import CacheEvent
+from kubesched.trace import TraceRecorder
+from kubesched.trace import upstream as up
+from kubesched.trace.records import (
+    BindResult,
+    CacheChange,
+    EventData,
+    ExtenderCall,
+    FeasibleNodes,
+    FilterWalk,
+    Kind,
+    LeaderElection,
+    LogLine,
+    NominatedPass,
+    Outcome,
+    PermitWait,
+    Phase,
+    PluginCall,
+    PreemptionCandidates,
+    PreemptionEligibility,
+    PreemptionPick,
+    PreemptionResult,
+    PreemptionVictims,
+    QueueMove,
+    Record,
+    ScheduleResult,
+    SchedulingFailure,
+    ScoreRow,
+    ScoreSummary,
+    SelectHost,
+    StartupStep,
+    Victim,
+)
+from tests.trace.helpers import Clock, mkpod
+
+A = mkpod("a")
+V = mkpod("v", node="n1")
+GS = up.GENERIC_SCHEDULER_GO
+FILTER_FAIL = Status(Code.UNSCHEDULABLE, ("Insufficient cpu",))
+
+# (hook, kwargs, kind, node, plugin, (file, func), data) — recorded outside any cycle, at t=2.5.
+CASES = [
+    ("queue_move", dict(pod=A, source="unschedulableQ", target="activeQ", event="NodeAdd"), Kind.QUEUE_MOVE, None,
+     None, (up.QUEUE_GO, "PriorityQueue.MoveAllToActiveOrBackoffQueue"),
+     QueueMove("unschedulableQ", "activeQ", "NodeAdd")),
+    ("queue_move", dict(pod=A, source="activeQ", target="", event="Pop"), Kind.QUEUE_MOVE, None, None,
+     (up.QUEUE_GO, "PriorityQueue.Pop"), QueueMove("activeQ", "", "Pop")),
+    ("cache_event", dict(event=CacheEvent("AddNode", "added node n1", None, "n1")), Kind.CACHE_EVENT, "n1", None,
+     (up.CACHE_GO, "schedulerCache.AddNode"), CacheChange("AddNode", "added node n1")),
+    ("cache_event", dict(event=CacheEvent("Expire", "Pod default/v expired", V, "n1")), Kind.EXPIRE, "n1", None,
+     (up.CACHE_GO, "schedulerCache.cleanupAssumedPods"), CacheChange("Expire", "Pod default/v expired")),
+    ("plugin_call", dict(call=Call("Filter", "NodeResourcesFit", A, "n1", FILTER_FAIL)), Kind.PLUGIN_CALL, "n1",
+     "NodeResourcesFit", (f"{up.SCHED}/framework/plugins/noderesources/fit.go", "Fit.Filter"),
+     PluginCall("Filter", "", "Unschedulable", ("Insufficient cpu",))),
+    ("plugin_call", dict(call=Call("PreFilter", "InterPodAffinity", A)), Kind.PLUGIN_CALL, None, "InterPodAffinity",
+     (f"{up.SCHED}/framework/plugins/interpodaffinity/filtering.go", "InterPodAffinity.PreFilter"),
+     PluginCall("PreFilter")),
+    ("plugin_call", dict(call=Call("Permit", "Gate", A, "n1", Status(Code.WAIT, ()), timeout=900.0)),
+     Kind.PLUGIN_CALL, "n1", "Gate", (up.FRAMEWORK_GO, "framework.RunPermitPlugins"),
+     PluginCall("Permit", "", "Wait", (), timeout=900.0)),
+    ("feasible_nodes_to_find", dict(pod=A, num_all_nodes=500, percentage=0, num_nodes_to_find=230, start_index=7),
+     Kind.FEASIBLE_NODES, None, None, (GS, "genericScheduler.numFeasibleNodesToFind"), FeasibleNodes(500, 0, 230, 7)),
+    ("nominated_pods_pass", dict(pod=A, node="n1", pass_index=0, nominated_pods_added=[V], status=FILTER_FAIL),
+     Kind.NOMINATED_PASS, "n1", None, (GS, "genericScheduler.podPassesFiltersOnNode"),
+     NominatedPass(0, ("default/v",), "Unschedulable", ("Insufficient cpu",))),
+    ("filter_walk_done", dict(pod=A, start_index=1, processed=2, feasible=["n2"], failed=["n3"], not_visited=["n1"],
+                              next_start_node_index=0, has_filter_plugins=True),
+     Kind.FILTER_WALK, None, None, (GS, "genericScheduler.findNodesThatPassFilters"),
+     FilterWalk(1, 2, ("n2",), ("n3",), ("n1",), 0, True)),
+    ("extender_filter", dict(pod=A, extender="http://e", nodes_in=["n1", "n2"], nodes_out=["n1"],
+                             failed={"n2": "nope"}, error=None, ignored=False),
+     Kind.EXTENDER_CALL, None, None, (GS, "genericScheduler.findNodesThatPassExtenders"),
+     ExtenderCall("Filter", "http://e", ("n1", "n2"), ("n1",), (("n2", "nope"),))),
+    ("extender_prioritize", dict(pod=A, extender="http://e", scores=[("n1", 3)], weight=2, error=None),
+     Kind.EXTENDER_CALL, None, None, (GS, "genericScheduler.prioritizeNodes"),
+     ExtenderCall("Prioritize", "http://e", scores=(("n1", 3),), weight=2)),
+    ("node_scores", dict(pod=A, scores=[("n1", 1), ("n2", 1)], extender_scores={}), Kind.SCORE_SUMMARY, None, None,
+     (GS, "genericScheduler.prioritizeNodes"), ScoreSummary((), (), (("n1", 1), ("n2", 1)))),
+    ("select_host", dict(pod=A, max_score=10, ties=["n1", "n2"], selected="n2"), Kind.SELECT_HOST, "n2", None,
+     (GS, "genericScheduler.selectHost"), SelectHost(10, ("n1", "n2"), "n2")),
+    ("schedule_result", dict(pod=A, suggested_host="n2", evaluated_nodes=3, feasible_nodes=1, shortcut=True),
+     Kind.SCHEDULE_RESULT, "n2", None, (GS, "genericScheduler.Schedule"), ScheduleResult("n2", 3, 1, True)),
+    ("preemption_eligibility", dict(pod=A, eligible=False, reason="TerminatingPodsOnNominatedNode",
+                                    terminating_pods=[V]),
+     Kind.PREEMPTION_ELIGIBILITY, None, None, (GS, "podEligibleToPreemptOthers"),
+     PreemptionEligibility(False, "TerminatingPodsOnNominatedNode", ("default/v",))),
+    ("preemption_candidates", dict(pod=A, potential_nodes=["n1"], unresolvable_nodes=["n2"]),
+     Kind.PREEMPTION_CANDIDATES, None, None, (GS, "nodesWherePreemptionMightHelp"),
+     PreemptionCandidates(("n1",), ("n2",))),
+    ("preemption_victims", dict(pod=A, node="n1", fits=True, victims=[V], num_pdb_violations=1, pdb_violating=[V]),
+     Kind.PREEMPTION_VICTIMS, "n1", None, (GS, "selectVictimsOnNode"),
+     PreemptionVictims(True, ("default/v",), 1, ("default/v",))),
+    ("preemption_extender", dict(pod=A, extender="e", nodes_in=["n1"], nodes_out=None, error="down", ignored=True),
+     Kind.EXTENDER_CALL, None, None, (GS, "processPreemptionWithExtenders"),
+     ExtenderCall("ProcessPreemption", "e", ("n1",), None, error="down", ignored=True)),
+    ("preemption_pick", dict(pod=A, node="n1", criterion="MinHighestPriority",
+                             rounds=[("MinPDBViolations", ["n1", "n2"]), ("MinHighestPriority", ["n1"])]),
+     Kind.PREEMPTION_PICK, "n1", None, (GS, "pickOneNodeForPreemption"),
+     PreemptionPick("MinHighestPriority", (("MinPDBViolations", ("n1", "n2")), ("MinHighestPriority", ("n1",))))),
+    ("preemption_result", dict(pod=A, node="n1", victims=[V], nominated_pods_to_clear=[]), Kind.PREEMPTION_RESULT,
+     "n1", None, (GS, "genericScheduler.Preempt"), PreemptionResult(("default/v",), ())),
+    ("phase_start", dict(phase="Reserve", pod=A, node="n1"), Kind.PHASE_START, "n1", None,
+     (up.FRAMEWORK_GO, "framework.RunReservePlugins"), Phase("Reserve")),
+    ("phase_end", dict(phase="Schedule", pod=A, node="", code="Unschedulable", message="0/1"), Kind.PHASE_END, None,
+     None, (GS, "genericScheduler.Schedule"), Phase("Schedule", "Unschedulable", "0/1")),
+    ("assume", dict(pod=A, node="n1"), Kind.ASSUME, "n1", None, (up.SCHEDULER_GO, "Scheduler.assume"), None),
+    ("forget", dict(pod=A, node="n1"), Kind.FORGET, "n1", None, (up.CACHE_GO, "schedulerCache.ForgetPod"), None),
+    ("permit_wait", dict(pod=A, node="n1", pending_plugins=("Gate",)), Kind.PERMIT_WAIT, "n1", None,
+     (up.FRAMEWORK_GO, "framework.RunPermitPlugins"), PermitWait(("Gate",))),
+    ("binding_cycle_start", dict(pod=A, node="n1"), Kind.BINDING_CYCLE_START, "n1", None,
+     (up.SCHEDULER_GO, "Scheduler.scheduleOne"), None),
+    ("binding_cycle_end", dict(pod=A, node="n1", result="failed", message="m"), Kind.BINDING_CYCLE_END, "n1", None,
+     (up.SCHEDULER_GO, "Scheduler.scheduleOne"), Outcome("failed", "m")),
+    ("bind", dict(pod=A, node="n1", binder="framework", error=ValueError("refused")), Kind.BIND, "n1", None,
+     (up.SCHEDULER_GO, "Scheduler.bind"), BindResult("framework", "refused")),
+    ("scheduling_failure", dict(pod=A, reason="Unschedulable", message="0/1 nodes", error=ValueError("0/1")),
+     Kind.SCHEDULING_FAILURE, None, None, (up.SCHEDULER_GO, "Scheduler.recordSchedulingFailure"),
+     SchedulingFailure("Unschedulable", "0/1 nodes", "0/1")),
+    ("nominate", dict(pod=A, node="n1"), Kind.NOMINATE, "n1", None, (up.SCHEDULER_GO, "Scheduler.preempt"), None),
+    ("victim", dict(pod=V, preemptor=A, node="n1"), Kind.VICTIM, "n1", None, (up.SCHEDULER_GO, "Scheduler.preempt"),
+     Victim("default/a")),
+    ("clear_nomination", dict(pod=A), Kind.CLEAR_NOMINATION, None, None, (up.SCHEDULER_GO, "Scheduler.preempt"), None),
+    ("event", dict(obj=A, type="Warning", reason="FailedScheduling", message="0/1", action="Scheduling",
+                   related=None, component="default-scheduler"),
+     Kind.EVENT, None, None, (up.SCHEDULER_GO, "Scheduler.recordSchedulingFailure"),
+     EventData("Warning", "FailedScheduling", "0/1", "Pod default/a", "default-scheduler", "Scheduling", "")),
+    ("event", dict(obj=V, type="Normal", reason="Preempted", message="Preempted by default/a on node n1",
+                   action="Preempting", related=A, component="default-scheduler"),
+     Kind.EVENT, None, None, (up.SCHEDULER_GO, "Scheduler.preempt"),
+     EventData("Normal", "Preempted", "Preempted by default/a on node n1", "Pod default/v", "default-scheduler",
+               "Preempting", "Pod default/a")),
+]
+
+
+def pod_of(kwargs: dict) -> str | None:
+    for name in ("pod", "obj"):
+        if name in kwargs:
+            p = kwargs[name]
+            return f"{p.metadata.namespace}/{p.metadata.name}"
+    if "call" in kwargs:
+        return "default/a"
+    if "event" in kwargs and getattr(kwargs["event"], "pod", None) is not None:
+        return "default/v"
+    return None
+
+
+@pytest.mark.parametrize("hook, kwargs, kind, node, plugin, loc, data", CASES,
+                         ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
+def test_hook_outside_a_cycle(hook, kwargs, kind, node, plugin, loc, data):
+    rec = TraceRecorder(clock=Clock(2.5))
+    getattr(rec, hook)(**kwargs)
+    assert list(rec.trace) == [Record(0, 2.5, kind, None, pod_of(kwargs), None, node, plugin, loc[0], loc[1], data)]
+
+
+@pytest.mark.parametrize("hook, kwargs, kind, node, plugin, loc, data", CASES,
+                         ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
+def test_hook_disabled_records_nothing(hook, kwargs, kind, node, plugin, loc, data):
+    rec = TraceRecorder(clock=Clock(2.5), enabled=False)
+    getattr(rec, hook)(**kwargs)
+    rec.log(0, "x")
+    rec.startup_step(step="s")
+    rec.leader_election(identity="a", transition="acquired")
+    assert rec.observer is None
+    assert len(rec.trace) == 0
+
+
+def test_cache_assume_and_forget_are_left_to_the_scheduler_hooks():
+    rec = TraceRecorder()
+    rec.cache_event(CacheEvent("Assume", "assumed pod default/a on n1", A, "n1"))
+    rec.cache_event(CacheEvent("Forget", "forgot assumed pod default/a", A, "n1"))
+    assert len(rec.trace) == 0
+
+
+@pytest.mark.parametrize("verbosity, message, severity, loc", [
+    (3, "Attempting to schedule pod: default/a", "I", (up.SCHEDULER_GO, "Scheduler.scheduleOne")),
+    (0, "error selecting node for pod: boom", "E", (up.SCHEDULER_GO, "Scheduler.scheduleOne")),
+    (0, "A pod default/a no longer exists", "W", (up.FACTORY_GO, "MakeDefaultErrorFunc")),
+    (2, "Unable to schedule default/a: no fit: x; waiting", "I", (up.FACTORY_GO, "MakeDefaultErrorFunc")),
+    (0, "something new", "E", (up.SCHEDULER_GO, "Scheduler.scheduleOne")),
+    (4, "something new", "I", (up.SCHEDULER_GO, "Scheduler.scheduleOne")),
+])
+def test_log(verbosity, message, severity, loc):
+    rec = TraceRecorder(clock=Clock(1.0))
+    rec.log(verbosity, message)
+    assert list(rec.trace) == [Record(0, 1.0, Kind.LOG, None, None, None, None, None, loc[0], loc[1],
+                                      LogLine(verbosity, severity, message))]
+
+
+def test_startup_and_leader_election():
+    rec = TraceRecorder()
+    rec.startup_step(step="ServeHealthz", message="Serving healthz", details={"port": 10251})
+    rec.startup_step(step="WaitForCacheSync", file=up.SCHEDULER_GO, func="Scheduler.Run")
+    rec.leader_election(identity="s1", transition="acquired", holder="s1", lock="kube-system/kube-scheduler")
+    assert list(rec.trace) == [
+        Record(0, 0.0, Kind.STARTUP_STEP, file=up.SERVER_GO, func="Run",
+               data=StartupStep("ServeHealthz", "Serving healthz", (("port", "10251"),))),
+        Record(1, 0.0, Kind.STARTUP_STEP, file=up.SCHEDULER_GO, func="Scheduler.Run",
+               data=StartupStep("WaitForCacheSync")),
+        Record(2, 0.0, Kind.LEADER_ELECTION, file=up.LEADERELECTION_GO, func="LeaderElector.tryAcquireOrRenew",
+               data=LeaderElection("s1", "acquired", "s1", "kube-system/kube-scheduler")),
+    ]
+
+
+def envelope(r: Record) -> tuple:
+    return (r.kind, r.cycle, r.pod, r.profile, r.node)
+
+
+def test_cycle_context_through_scheduling_and_binding():
+    b = mkpod("b", scheduler="other")
+    rec = TraceRecorder()
+    rec.queue_move(A, "activeQ", "", "Pop")
+    rec.pod_popped(pod=A, scheduling_cycle=4, attempts=1)
+    rec.cycle_start(pod=A, profile="default-scheduler", scheduling_cycle=4)
+    rec.log(3, "Attempting to schedule pod: default/a")
+    rec.phase_start(phase="Schedule", pod=A, node="")
+    rec.plugin_call(Call("Filter", "NodeName", A, "n1"))
+    rec.phase_end(phase="Schedule", pod=A, node="n1", code="Success", message="")
+    rec.cycle_end(pod=A, profile="default-scheduler", scheduling_cycle=4, result="assumed", node="n1", message="")
+    rec.pod_popped(pod=b, scheduling_cycle=5, attempts=2)
+    rec.cycle_start(pod=b, profile="other", scheduling_cycle=5)
+    rec.requeue(pod=b, scheduling_cycle=5)
+    rec.cycle_end(pod=b, profile="other", scheduling_cycle=5, result="failed", node="", message="no fit")
+    rec.binding_cycle_start(pod=A, node="n1")
+    rec.phase_start(phase="Bind", pod=A, node="n1")
+    rec.plugin_call(Call("Bind", "DefaultBinder", A, "n1"))
+    rec.binding_cycle_end(pod=A, node="n1", result="bound", message="")
+    rec.queue_move(b, "", "unschedulableQ", "ScheduleAttemptFailure")
+    trace = rec.trace
+    assert [envelope(r) for r in trace] == [
+        (Kind.QUEUE_MOVE, None, "default/a", None, None),
+        (Kind.POD_POPPED, 4, "default/a", "default-scheduler", None),
+        (Kind.CYCLE_START, 4, "default/a", "default-scheduler", None),
+        (Kind.LOG, 4, None, "default-scheduler", None),
+        (Kind.PHASE_START, 4, "default/a", "default-scheduler", None),
+        (Kind.PLUGIN_CALL, 4, "default/a", "default-scheduler", "n1"),
+        (Kind.PHASE_END, 4, "default/a", "default-scheduler", "n1"),
+        (Kind.CYCLE_END, 4, "default/a", "default-scheduler", "n1"),
+        (Kind.POD_POPPED, 5, "default/b", "other", None),
+        (Kind.CYCLE_START, 5, "default/b", "other", None),
+        (Kind.REQUEUE, 5, "default/b", "other", None),
+        (Kind.CYCLE_END, 5, "default/b", "other", None),
+        (Kind.BINDING_CYCLE_START, 4, "default/a", "default-scheduler", "n1"),
+        (Kind.PHASE_START, 4, "default/a", "default-scheduler", "n1"),
+        (Kind.PLUGIN_CALL, 4, "default/a", "default-scheduler", "n1"),
+        (Kind.BINDING_CYCLE_END, 4, "default/a", "default-scheduler", "n1"),
+        (Kind.QUEUE_MOVE, None, "default/b", None, None),
+    ]
+    assert trace[5].data.phase == "Schedule"
+    assert trace[14].data.phase == "Bind"
+    assert trace.cycles() == (4, 5)
+
+
+def test_victim_takes_the_preemptors_cycle():
+    rec = TraceRecorder()
+    rec.pod_popped(pod=A, scheduling_cycle=9, attempts=1)
+    rec.victim(pod=V, preemptor=A, node="n1")
+    assert envelope(rec.trace[-1]) == (Kind.VICTIM, 9, "default/v", "default-scheduler", "n1")
+
+
+# -- Score: held back, then emitted with normalized and weighted values ----------------------------
+def score_cycle(rec: TraceRecorder, fail_at: str | None = None) -> None:
+    rec.pod_popped(pod=A, scheduling_cycle=1, attempts=1)
+    rec.phase_start(phase="Schedule", pod=A, node="")
+    for node, raws in (("n1", (10, 3)), ("n2", (20, 0))):
+        for plugin, raw in zip(("Spread", "Least"), raws):
+            status = Status(Code.ERROR, ("bad",)) if fail_at == f"{node}/{plugin}" else None
+            rec.plugin_call(Call("Score", plugin, A, node, status, score=raw))
+            if status is not None:
+                return
+    rec.plugin_call(Call("ScoreExtensionNormalize", "Spread", A, "", None, scores=(("n1", 50), ("n2", 100))))
+    rec.node_scores(pod=A, scores=[("n1", 106), ("n2", 200)], extender_scores={"n1": 4})
+
+
+def test_scores_are_completed_after_normalization():
+    rec = TraceRecorder()
+    rec.set_weights("default-scheduler", {"Spread": 2, "Least": 1})
+    score_cycle(rec)
+    calls = rec.trace.filter(Kind.PLUGIN_CALL)
+    assert [(r.node, r.plugin, r.data) for r in calls] == [
+        ("n1", "Spread", PluginCall("Score", "Schedule", "Success", (), 10, 50, 2, 100)),
+        ("n1", "Least", PluginCall("Score", "Schedule", "Success", (), 3, 3, 1, 3)),
+        ("n2", "Spread", PluginCall("Score", "Schedule", "Success", (), 20, 100, 2, 200)),
+        ("n2", "Least", PluginCall("Score", "Schedule", "Success", (), 0, 0, 1, 0)),
+        (None, "Spread", PluginCall("ScoreExtensionNormalize", "Schedule", scores=(("n1", 50), ("n2", 100)))),
+    ]
+    summary = rec.trace.filter(Kind.SCORE_SUMMARY)
+    assert [r.data for r in summary] == [ScoreSummary(
+        (ScoreRow("n1", "Spread", 10, 50, 2, 100), ScoreRow("n1", "Least", 3, 3, 1, 3),
+         ScoreRow("n2", "Spread", 20, 100, 2, 200), ScoreRow("n2", "Least", 0, 0, 1, 0)),
+        (("n1", 4),), (("n1", 106), ("n2", 200)))]
+    assert [r.seq for r in rec.trace] == list(range(len(rec.trace)))
+
+
+def test_score_failure_leaves_normalized_and_weighted_empty():
+    rec = TraceRecorder()
+    rec.set_weights("default-scheduler", {"Spread": 2, "Least": 1})
+    score_cycle(rec, fail_at="n2/Spread")
+    rec.phase_end(phase="Schedule", pod=A, node="", code="Error", message="bad")
+    kinds = [r.kind for r in rec.trace]
+    assert kinds[-1] is Kind.PHASE_END
+    assert [(r.node, r.plugin, r.data.code, r.data.raw_score, r.data.normalized_score, r.data.weight,
+             r.data.weighted_score) for r in rec.trace.filter(Kind.PLUGIN_CALL)] == [
+        ("n1", "Spread", "Success", 10, None, 2, None),
+        ("n1", "Least", "Success", 3, None, 1, None),
+        ("n2", "Spread", "Error", 20, None, 2, None),
+    ]
+
+
+def test_unknown_weights_stay_none():
+    rec = TraceRecorder()
+    score_cycle(rec)
+    first = rec.trace.filter(Kind.PLUGIN_CALL)[0].data
+    assert (first.raw_score, first.normalized_score, first.weight, first.weighted_score) == (10, 50, None, None)
+
+
+def test_pending_scores_are_flushed_when_the_trace_is_read():
+    rec = TraceRecorder()
+    rec.plugin_call(Call("Score", "Spread", A, "n1", None, score=5))
+    assert len(rec._trace) == 0
+    assert [r.data.raw_score for r in rec.trace] == [5]

@@ -1,0 +1,121 @@
+"""Records are frozen, slotted and plain; Trace is append-only with cycle indexing."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from kubesched.trace import upstream
+from kubesched.trace.records import (
+    PAYLOAD_OF,
+    PAYLOAD_TYPES,
+    CycleInfo,
+    Kind,
+    Phase,
+    PluginCall,
+    QueueMove,
+    Record,
+    ScoreRow,
+    ScoreSummary,
+    Trace,
+)
+
+
+def rec(seq: int, kind: Kind = Kind.LOG, cycle: int | None = None, pod: str | None = None,
+        node: str | None = None, plugin: str | None = None) -> Record:
+    return Record(seq, float(seq), kind, cycle, pod, "default-scheduler" if cycle else None, node, plugin)
+
+
+@pytest.mark.parametrize("obj, field, value", [
+    (rec(0), "seq", 1),
+    (rec(0), "kind", Kind.BIND),
+    (rec(0), "data", None),
+    (QueueMove("", "activeQ", "PodAdd"), "event", "NodeAdd"),
+    (PluginCall("Filter"), "code", "Error"),
+    (ScoreRow("n1", "P", 1, 2, 3, 6), "weight", 4),
+    (ScoreSummary((), (), ()), "rows", ()),
+])
+def test_frozen(obj, field, value):
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(obj, field, value)
+
+
+@pytest.mark.parametrize("cls", [Record, *PAYLOAD_TYPES.values()])
+def test_slotted_no_dict(cls):
+    assert "__slots__" in cls.__dict__
+    assert "__dict__" not in dir(cls)
+
+
+@pytest.mark.parametrize("cls", list(PAYLOAD_TYPES.values()))
+def test_payload_fields_are_plain_types(cls):
+    allowed = ("str", "int", "float", "bool", "None", "tuple", "Optional", "ScoreRow")
+    for f in dataclasses.fields(cls):
+        words = f.type.replace("[", " ").replace("]", " ").replace(",", " ").replace("|", " ").replace(".", " ")
+        assert all(w in allowed for w in words.split()), (cls.__name__, f.name, f.type)
+
+
+def test_every_kind_has_payload_entry_and_location():
+    assert set(PAYLOAD_OF) == set(Kind)
+    assert set(upstream.KIND_LOCATION) == set(Kind)
+
+
+def test_append_requires_next_seq():
+    trace = Trace()
+    trace.append(rec(0))
+    with pytest.raises(ValueError):
+        trace.append(rec(2))
+    assert len(trace) == 1
+
+
+def sample_trace() -> Trace:
+    return Trace([
+        rec(0, Kind.QUEUE_MOVE, pod="default/a"),
+        rec(1, Kind.CYCLE_START, cycle=1, pod="default/a"),
+        rec(2, Kind.PLUGIN_CALL, cycle=1, pod="default/a", node="n1", plugin="NodeResourcesFit"),
+        rec(3, Kind.PLUGIN_CALL, cycle=1, pod="default/a", node="n2", plugin="NodeResourcesFit"),
+        rec(4, Kind.CYCLE_START, cycle=2, pod="default/b"),
+        rec(5, Kind.PLUGIN_CALL, cycle=2, pod="default/b", node="n1", plugin="TaintToleration"),
+        rec(6, Kind.BIND, cycle=1, pod="default/a", node="n2"),
+    ])
+
+
+@pytest.mark.parametrize("criteria, seqs", [
+    ({}, [0, 1, 2, 3, 4, 5, 6]),
+    ({"kind": Kind.PLUGIN_CALL}, [2, 3, 5]),
+    ({"kind": [Kind.CYCLE_START, Kind.BIND]}, [1, 4, 6]),
+    ({"pod": "default/a"}, [0, 1, 2, 3, 6]),
+    ({"cycle": 1}, [1, 2, 3, 6]),
+    ({"cycle": 1, "kind": Kind.PLUGIN_CALL, "node": "n2"}, [3]),
+    ({"plugin": "TaintToleration"}, [5]),
+    ({"profile": "default-scheduler"}, [1, 2, 3, 4, 5, 6]),
+    ({"cycle": 9}, []),
+])
+def test_filter(criteria, seqs):
+    assert [r.seq for r in sample_trace().filter(**criteria)] == seqs
+
+
+def test_cycles_and_for_cycle():
+    trace = sample_trace()
+    assert trace.cycles() == (1, 2)
+    assert [r.seq for r in trace.for_cycle(1)] == [1, 2, 3, 6]
+    assert [r.seq for r in trace.for_cycle(2)] == [4, 5]
+    assert trace.for_cycle(3) == []
+
+
+def test_sequence_protocol():
+    trace = sample_trace()
+    assert len(trace) == 7
+    assert trace[-1].kind is Kind.BIND
+    assert [r.seq for r in trace[2:4]] == [2, 3]
+    assert isinstance(trace[2:4], tuple)
+    assert [r.seq for r in trace] == list(range(7))
+    assert trace == sample_trace()
+    assert trace != Trace(list(trace)[:3])
+
+
+def test_records_compare_by_value():
+    a = Record(0, 1.0, Kind.PHASE_END, 1, "ns/p", "s", "n", None, "f", "g", Phase("Bind", "Success", ""))
+    b = Record(0, 1.0, Kind.PHASE_END, 1, "ns/p", "s", "n", None, "f", "g", Phase("Bind", "Success", ""))
+    assert a == b and hash(a) == hash(b)
+    assert a != dataclasses.replace(a, data=CycleInfo())
