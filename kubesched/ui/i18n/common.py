@@ -1,0 +1,10 @@
+"""Shared UI strings: app title, navigation, stepper, language."""
+
+EN = {
+    "app.title": "kubesched — kube-scheduler v1.18.5, step by step",
+    "app.language": "Language",
+}
+ZH = {
+    "app.title": "kubesched — 逐步理解 kube-scheduler v1.18.5",
+    "app.language": "语言",
+}
