@@ -72,6 +72,9 @@ def run_validate(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
 
 # ---------------------------------------------------------------- entry point
 
+import kubesched.cli.explain  # registers "explain"
+import kubesched.cli.run  # noqa: F401  (registers "run")
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(

@@ -1,0 +1,114 @@
+"""One summary per scheduling cycle, read from the trace (``run --format json``'s ``cycles``).
+
+Upstream: pkg/scheduler/scheduler.go @ v1.18.5 (Scheduler.scheduleOne: which errors count as
+``PodScheduleFailures`` — a FitError, ErrNoNodesAvailable, an unschedulable Permit/WaitOnPermit
+status — and which as ``PodScheduleErrors``); core/generic_scheduler.go (ScheduleResult:
+SuggestedHost, EvaluatedNodes, FeasibleNodes).
+
+``result`` is ``scheduled`` when the scheduling cycle assumed the pod on a node and its
+binding cycle did not fail (it may still be running when the run stops), ``unschedulable``
+for the failures upstream counts as ``PodScheduleFailures``, ``error`` for every other failure.
+``evaluated_nodes``/``feasible_nodes`` are the ScheduleResult's on success; on a failed
+Schedule, where upstream returns an empty ScheduleResult, they are what the filter walk
+evaluated (``len(failed) + len(feasible)``) and 0 feasible (0 and 0 when filtering never ran).
+Deviation: cycles that end before ``CYCLE_START`` (a pod being deleted is skipped; a pod whose
+``schedulerName`` has no profile) are not scheduling attempts and are not listed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from kubesched.explain.model import CycleSummary
+from kubesched.trace.records import (
+    CycleInfo,
+    FilterWalk,
+    Kind,
+    Outcome,
+    Phase,
+    Record,
+    ScheduleResult,
+    SchedulingFailure,
+)
+
+__all__ = ["ERROR", "SCHEDULED", "UNSCHEDULABLE", "classify", "cycle_summaries"]
+
+SCHEDULED = "scheduled"
+UNSCHEDULABLE = "unschedulable"
+ERROR = "error"
+_UNSCHEDULABLE_CODES = frozenset({"Unschedulable", "UnschedulableAndUnresolvable"})
+_UNSCHEDULABLE_REASON = "Unschedulable"   # v1.PodReasonUnschedulable
+
+
+@dataclass(slots=True)
+class _Acc:
+    """What one cycle's records said so far."""
+
+    cycle: int
+    time: float
+    pod: str
+    profile: str
+    schedule_code: str = ""
+    schedule_message: str = ""
+    host: str = ""
+    evaluated: int = 0
+    feasible: int = 0
+    end: str = ""                  # CYCLE_END result: assumed | failed
+    end_message: str = ""
+    failure: SchedulingFailure | None = None
+    binding: str = ""              # BINDING_CYCLE_END result: bound | failed
+
+
+def classify(schedule_code: str, end: str, binding: str, failure_reason: str | None) -> str:
+    """``scheduled`` / ``unschedulable`` / ``error`` from a cycle's outcome (see module doc)."""
+    if end == "assumed" and binding != "failed":
+        return SCHEDULED
+    if schedule_code and schedule_code != "Success":
+        return UNSCHEDULABLE if schedule_code in _UNSCHEDULABLE_CODES else ERROR
+    return UNSCHEDULABLE if failure_reason == _UNSCHEDULABLE_REASON else ERROR
+
+
+def _feed(acc: _Acc, record: Record) -> None:
+    data = record.data
+    kind = record.kind
+    if kind is Kind.PHASE_END and isinstance(data, Phase) and data.phase == "Schedule":
+        acc.schedule_code, acc.schedule_message = data.code, data.message
+    elif kind is Kind.FILTER_WALK and isinstance(data, FilterWalk):
+        acc.evaluated = len(data.feasible) + len(data.failed)
+    elif kind is Kind.SCHEDULE_RESULT and isinstance(data, ScheduleResult):
+        acc.host, acc.evaluated, acc.feasible = data.suggested_host, data.evaluated_nodes, data.feasible_nodes
+    elif kind is Kind.CYCLE_END and isinstance(data, CycleInfo):
+        acc.end, acc.end_message = data.result, data.message
+        acc.host = record.node or acc.host
+    elif kind is Kind.SCHEDULING_FAILURE and isinstance(data, SchedulingFailure):
+        acc.failure = data
+    elif kind is Kind.BINDING_CYCLE_END and isinstance(data, Outcome):
+        acc.binding = data.result
+
+
+def _summary(acc: _Acc) -> CycleSummary:
+    result = classify(acc.schedule_code, acc.end, acc.binding, acc.failure.reason if acc.failure else None)
+    if result == SCHEDULED:
+        message = ""
+    elif acc.failure is not None:
+        message = acc.failure.message
+    else:
+        message = acc.end_message or acc.schedule_message
+    return CycleSummary(acc.cycle, acc.time, acc.pod, acc.profile, result, acc.host, acc.evaluated,
+                        acc.feasible, message)
+
+
+def cycle_summaries(records: Iterable[Record]) -> list[CycleSummary]:
+    """Every scheduling cycle that reached ``CYCLE_START``, in cycle order."""
+    open_: dict[int, _Acc] = {}
+    for record in records:
+        if record.cycle is None:
+            continue
+        if record.kind is Kind.CYCLE_START:
+            open_[record.cycle] = _Acc(record.cycle, record.time, record.pod or "", record.profile or "")
+            continue
+        acc = open_.get(record.cycle)
+        if acc is not None and record.pod == acc.pod:
+            _feed(acc, record)
+    return [_summary(acc) for _, acc in sorted(open_.items())]

@@ -1,0 +1,316 @@
+"""``explain_pod``: why a pod is on its node, or why it is pending, from the trace alone.
+
+Upstream: no counterpart; it reads what v1.18.5 decided in the pod's last scheduling cycle —
+pkg/scheduler/core/generic_scheduler.go (findNodesThatFitPod, podPassesFiltersOnNode,
+prioritizeNodes, selectHost, FitError, Preempt), framework/v1alpha1/framework.go
+(RunFilterPlugins stops at a node's first failing Filter plugin), scheduler.go (bind).
+
+The last cycle that reached ``CYCLE_START`` for the pod is explained: each node's Filter
+verdict (the plugin and reasons that stopped it, "passed", or not visited because
+numFeasibleNodesToFind was reached), the scores of the feasible nodes (raw, normalized,
+× weight), selectHost's ties and pick, the bind; and what preemption did in the pod's latest
+cycle that ran it (usually an earlier failed cycle, for a pod bound after preempting). ``state`` (a
+``SimState``) supplies the pod's phase, node, nominated node and attempts; without it they are
+derived from the trace. Filter calls made while preemption simulates victims' removal
+(phase ``Preempt``) are not Filter verdicts of the cycle and are ignored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from kubesched.explain.cycles import classify
+from kubesched.explain.model import (
+    NOT_VISITED,
+    PASSED,
+    REJECTED,
+    BindInfo,
+    Explanation,
+    NodeScores,
+    NodeVerdict,
+    PickInfo,
+    PluginScore,
+    PodStatus,
+    PreemptionInfo,
+    VictimsOnNode,
+)
+from kubesched.trace.records import (
+    BindResult,
+    CycleInfo,
+    EventData,
+    ExtenderCall,
+    FeasibleNodes,
+    FilterWalk,
+    InformerEvent,
+    Kind,
+    NominatedPass,
+    Outcome,
+    Phase,
+    PluginCall,
+    PreemptionCandidates,
+    PreemptionEligibility,
+    PreemptionPick,
+    PreemptionResult,
+    PreemptionVictims,
+    Record,
+    ScheduleResult,
+    SchedulingFailure,
+    ScoreSummary,
+    SelectHost,
+)
+
+__all__ = ["explain_pod", "last_cycle", "pod_cycles", "pod_status"]
+
+
+# -- the pod's status ------------------------------------------------------------------------------
+def _state_pod(state: Any, namespace: str, name: str) -> Any:
+    pods = getattr(state, "pods", None) or ()
+    if isinstance(pods, dict):
+        pods = pods.values()
+    return next((p for p in pods if getattr(p, "namespace", None) == namespace
+                 and getattr(p, "name", None) == name), None)
+
+
+def _from_state(view: Any, namespace: str, name: str) -> PodStatus:
+    return PodStatus(namespace, name, str(getattr(view, "phase", "Pending")), getattr(view, "node", "") or "",
+                     getattr(view, "nominated_node", "") or "", int(getattr(view, "attempts", 0) or 0),
+                     getattr(view, "bound_at", None))
+
+
+def _from_trace(records: Sequence[Record], namespace: str, name: str) -> PodStatus | None:
+    key = f"{namespace}/{name}"
+    seen = False
+    phase, node, nominated, attempts, bound_at = "Pending", "", "", 0, None
+    for r in records:
+        if r.pod != key:
+            continue
+        data = r.data
+        if r.kind is Kind.INFORMER_EVENT and isinstance(data, InformerEvent) and data.object_kind == "Pod":
+            seen = True
+            if data.event_type == "DELETED":
+                phase = "Deleted"
+            elif r.node and phase == "Pending":
+                phase, node = "Bound", r.node
+        elif r.kind is Kind.POD_POPPED and isinstance(data, CycleInfo):
+            seen, attempts = True, data.attempts or attempts
+        elif r.kind is Kind.BIND and isinstance(data, BindResult) and data.error is None:
+            phase, node, bound_at = "Bound", r.node or "", r.time
+        elif r.kind is Kind.NOMINATE:
+            nominated = r.node or ""
+        elif r.kind is Kind.CLEAR_NOMINATION:
+            nominated = ""
+    return PodStatus(namespace, name, phase, node, nominated, attempts, bound_at) if seen else None
+
+
+def pod_status(trace: Sequence[Record], state: Any, pod_key: str) -> PodStatus | None:
+    """The pod's phase/node/nominated node/attempts: from ``state`` if given, else from the trace."""
+    namespace, _, name = pod_key.partition("/")
+    if state is not None:
+        view = _state_pod(state, namespace, name)
+        return None if view is None else _from_state(view, namespace, name)
+    return _from_trace(trace, namespace, name)
+
+
+# -- the cycle -------------------------------------------------------------------------------------
+def pod_cycles(trace: Sequence[Record], pod_key: str) -> list[int]:
+    """The pod's scheduling cycles that reached ``CYCLE_START``, in order."""
+    return [r.cycle for r in trace if r.kind is Kind.CYCLE_START and r.pod == pod_key and r.cycle is not None]
+
+
+def last_cycle(trace: Sequence[Record], pod_key: str) -> int | None:
+    """The pod's last scheduling cycle that reached ``CYCLE_START`` (None if it never did)."""
+    cycles = pod_cycles(trace, pod_key)
+    return cycles[-1] if cycles else None
+
+
+def _cycle_records(trace: Sequence[Record], cycle: int, pod_key: str) -> list[Record]:
+    for_cycle = getattr(trace, "for_cycle", None)
+    source: Iterable[Record] = for_cycle(cycle) if for_cycle is not None else (r for r in trace if r.cycle == cycle)
+    return [r for r in source if r.pod == pod_key]
+
+
+def _of(records: Iterable[Record], kind: Kind) -> list[Record]:
+    return [r for r in records if r.kind is kind]
+
+
+def _first(records: Iterable[Record], kind: Kind) -> Record | None:
+    return next((r for r in records if r.kind is kind), None)
+
+
+def _last(records: Sequence[Record], kind: Kind) -> Record | None:
+    return next((r for r in reversed(records) if r.kind is kind), None)
+
+
+# -- Filter verdicts ---------------------------------------------------------------------------------
+def _schedule_filter_calls(records: Iterable[Record]) -> dict[str, list[tuple[str, PluginCall]]]:
+    calls: dict[str, list[tuple[str, PluginCall]]] = {}
+    for r in records:
+        data = r.data
+        if (r.kind is Kind.PLUGIN_CALL and isinstance(data, PluginCall) and data.extension_point == "Filter"
+                and data.phase == "Schedule" and r.node):
+            calls.setdefault(r.node, []).append((r.plugin or "", data))
+    return calls
+
+
+def _dedupe(names: Iterable[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(names))
+
+
+def _failed_pass_pods(records: Iterable[Record], node: str) -> tuple[str, ...]:
+    for r in records:
+        data = r.data
+        if r.kind is Kind.NOMINATED_PASS and r.node == node and isinstance(data, NominatedPass) \
+                and data.code != "Success":
+            return data.nominated_pods
+    return ()
+
+
+def _node_verdict(node: str, calls: Sequence[tuple[str, PluginCall]], records: Sequence[Record]) -> NodeVerdict:
+    for index, (plugin, call) in enumerate(calls):
+        if call.code != "Success":
+            return NodeVerdict(node, REJECTED, plugin, call.code, call.reasons,
+                               _dedupe(p for p, _ in calls[:index]), nominated_pods=_failed_pass_pods(records, node))
+    return NodeVerdict(node, PASSED, passed=_dedupe(p for p, _ in calls))
+
+
+def _verdicts(records: Sequence[Record]) -> tuple[NodeVerdict, ...]:
+    walk = _last(records, Kind.FILTER_WALK)
+    calls = _schedule_filter_calls(records)
+    names: list[str] = list(calls)
+    if walk is not None and isinstance(walk.data, FilterWalk):
+        names += [*walk.data.failed, *walk.data.feasible]
+    verdicts = {n: _node_verdict(n, calls.get(n, ()), records) for n in names}
+    for r in _of(records, Kind.EXTENDER_CALL):
+        data = r.data
+        if isinstance(data, ExtenderCall) and data.verb == "Filter":
+            for node, message in data.failed:
+                passed = verdicts[node].passed if node in verdicts else ()
+                verdicts[node] = NodeVerdict(node, REJECTED, data.extender, "Unschedulable", (message,), passed,
+                                             extender=True)
+    if walk is not None and isinstance(walk.data, FilterWalk):
+        for n in walk.data.not_visited:
+            verdicts.setdefault(n, NodeVerdict(n, NOT_VISITED))
+    return tuple(verdicts[n] for n in sorted(verdicts))
+
+
+# -- scores, pick, bind, preemption ---------------------------------------------------------------------
+def _scores(records: Sequence[Record]) -> tuple[NodeScores, ...]:
+    summary = _last(records, Kind.SCORE_SUMMARY)
+    if summary is None or not isinstance(summary.data, ScoreSummary):
+        return ()
+    data = summary.data
+    rows: dict[str, list[PluginScore]] = {}
+    for row in data.rows:
+        rows.setdefault(row.node, []).append(
+            PluginScore(row.plugin, row.raw_score, row.normalized_score, row.weight, row.weighted_score))
+    totals = dict(data.totals)
+    extender = dict(data.extender_scores)
+    nodes = list(dict.fromkeys([*totals, *rows]))
+    out = [NodeScores(n, tuple(rows.get(n, ())), extender.get(n), totals.get(n)) for n in nodes]
+    return tuple(sorted(out, key=lambda s: (-(s.total if s.total is not None else -1), s.node)))
+
+
+def _pick(records: Sequence[Record]) -> PickInfo | None:
+    select = _last(records, Kind.SELECT_HOST)
+    if select is not None and isinstance(select.data, SelectHost):
+        return PickInfo(select.data.max_score, select.data.ties, select.data.selected)
+    result = _last(records, Kind.SCHEDULE_RESULT)
+    if result is not None and isinstance(result.data, ScheduleResult) and result.data.shortcut:
+        return PickInfo(None, (result.data.suggested_host,), result.data.suggested_host, shortcut=True)
+    return None
+
+
+def _bind(records: Sequence[Record]) -> BindInfo | None:
+    bind = _last(records, Kind.BIND)
+    if bind is None or not isinstance(bind.data, BindResult):
+        return None
+    return BindInfo(bind.node or "", bind.time, bind.data.binder, bind.data.error)
+
+
+def _preemption(records: Sequence[Record]) -> PreemptionInfo | None:
+    started = any(r.kind is Kind.PHASE_START and isinstance(r.data, Phase) and r.data.phase == "Preempt"
+                  for r in records)
+    if not started:
+        return None
+    info: dict[str, Any] = {"attempted": True}
+    eligibility = _first(records, Kind.PREEMPTION_ELIGIBILITY)
+    if eligibility is not None and isinstance(eligibility.data, PreemptionEligibility):
+        info.update(eligible=eligibility.data.eligible, ineligible_reason=eligibility.data.reason)
+    candidates = _first(records, Kind.PREEMPTION_CANDIDATES)
+    if candidates is not None and isinstance(candidates.data, PreemptionCandidates):
+        info.update(potential_nodes=candidates.data.potential_nodes,
+                    unresolvable_nodes=candidates.data.unresolvable_nodes)
+    info["candidates"] = tuple(
+        VictimsOnNode(r.node or "", r.data.fits, r.data.victims, r.data.num_pdb_violations)
+        for r in _of(records, Kind.PREEMPTION_VICTIMS) if isinstance(r.data, PreemptionVictims))
+    pick = _last(records, Kind.PREEMPTION_PICK)
+    if pick is not None and isinstance(pick.data, PreemptionPick):
+        info["criterion"] = pick.data.criterion
+    result = _last(records, Kind.PREEMPTION_RESULT)
+    if result is not None and isinstance(result.data, PreemptionResult):
+        info.update(nominated_node=result.node or "", victims=result.data.victims)
+    nominate = _last(records, Kind.NOMINATE)
+    if nominate is not None and nominate.node:
+        info["nominated_node"] = nominate.node
+    return PreemptionInfo(**info)
+
+
+def _events(trace: Sequence[Record], pod_key: str) -> tuple[tuple[float, str, str, str], ...]:
+    return tuple((r.time, r.data.type, r.data.reason, r.data.message) for r in trace
+                 if r.kind is Kind.EVENT and r.pod == pod_key and isinstance(r.data, EventData))
+
+
+def _result(records: Sequence[Record]) -> tuple[str, str]:
+    schedule_end = next((r.data for r in records if r.kind is Kind.PHASE_END and isinstance(r.data, Phase)
+                         and r.data.phase == "Schedule"), None)
+    end = _last(records, Kind.CYCLE_END)
+    binding = _last(records, Kind.BINDING_CYCLE_END)
+    failure = _last(records, Kind.SCHEDULING_FAILURE)
+    failure_data = failure.data if failure is not None and isinstance(failure.data, SchedulingFailure) else None
+    result = classify(schedule_end.code if schedule_end is not None else "",
+                      end.data.result if end is not None and isinstance(end.data, CycleInfo) else "",
+                      binding.data.result if binding is not None and isinstance(binding.data, Outcome) else "",
+                      failure_data.reason if failure_data is not None else None)
+    if failure_data is not None:
+        message = failure_data.message
+    elif schedule_end is not None and schedule_end.code != "Success":
+        message = schedule_end.message
+    else:
+        message = ""
+    return result, message
+
+
+# -- entry point --------------------------------------------------------------------------------------
+def explain_pod(trace: Sequence[Record], state: Any, pod_key: str, node: str | None = None) -> Explanation:
+    """Explain ``pod_key`` ("namespace/name") from ``trace`` (and ``state``); ``node`` focuses one node."""
+    status = pod_status(trace, state, pod_key)
+    cycles = pod_cycles(trace, pod_key)
+    if not cycles:
+        return Explanation(pod_key, status is not None, status, events=_events(trace, pod_key), focus=node)
+    cycle = cycles[-1]
+    records = _cycle_records(trace, cycle, pod_key)
+    preemption_cycle, preemption = _latest_preemption(trace, cycles, pod_key, records)
+    start = _first(records, Kind.CYCLE_START)
+    feasible = _first(records, Kind.FEASIBLE_NODES)
+    result, message = _result(records)
+    return Explanation(
+        pod=pod_key, found=True, status=status, cycle=cycle,
+        cycle_time=start.time if start is not None else None,
+        profile=(start.profile or "") if start is not None else "",
+        result=result, message=message,
+        num_all_nodes=feasible.data.num_all_nodes if feasible is not None and isinstance(
+            feasible.data, FeasibleNodes) else None,
+        nodes=_verdicts(records), scores=_scores(records), pick=_pick(records), bind=_bind(records),
+        preemption=preemption, preemption_cycle=preemption_cycle, events=_events(trace, pod_key), focus=node)
+
+
+def _latest_preemption(trace: Sequence[Record], cycles: Sequence[int], pod_key: str,
+                       last_records: Sequence[Record]) -> tuple[int | None, PreemptionInfo | None]:
+    """The preemption of the pod's latest cycle that ran ``Preempt`` (often not the last cycle)."""
+    for cycle in reversed(cycles):
+        records = last_records if cycle == cycles[-1] else _cycle_records(trace, cycle, pod_key)
+        info = _preemption(records)
+        if info is not None:
+            return cycle, info
+    return None, None
