@@ -1,0 +1,144 @@
+"""Edits a learner (or a scenario) makes to the running cluster: create, update, delete,
+cordon, uncordon, kill the leader.
+
+Upstream: no scheduler counterpart; each edit is what ``kubectl create / replace / delete /
+cordon / uncordon`` (or killing the leading kube-scheduler's process) does to the API server.
+
+``apply_edit(edit, api, kill_leader)`` performs one edit on the API server and raises the
+API server's error (``kubesched.cluster.errors.APIError``) when it is refused. A created
+object is defaulted as the API server's create path does (pods get their priority from
+their PriorityClass); a created workload also creates its pods, as the loader does.
+``Update`` replaces the whole object: its spec and metadata, then its status when that
+differs (``kubectl replace`` plus a status write).
+
+``to_action(edit)`` / ``from_action(...)`` convert to and from the Scenario format's action
+body (``create: manifest`` …).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Callable, Union
+
+from kubesched.api.controllers import WORKLOADS, expand_owner
+from kubesched.api.defaults import apply_defaults, default_pod
+from kubesched.api.encode import to_manifest
+from kubesched.api.core import Pod
+
+
+@dataclass(frozen=True, slots=True)
+class Create:
+    obj: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Update:
+    obj: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Delete:
+    kind: str
+    namespace: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Cordon:
+    node: str
+
+
+@dataclass(frozen=True, slots=True)
+class Uncordon:
+    node: str
+
+
+@dataclass(frozen=True, slots=True)
+class KillLeader:
+    pass
+
+
+Edit = Union[Create, Update, Delete, Cordon, Uncordon, KillLeader]
+EDIT_TYPES = (Create, Update, Delete, Cordon, Uncordon, KillLeader)
+
+
+def describe(edit: Edit) -> str:
+    """``create Node zone-d-1``, ``cordon zone-a-1``, ``kill the leader`` …"""
+    if isinstance(edit, (Create, Update)):
+        meta = edit.obj.metadata
+        name = f"{meta.namespace}/{meta.name}" if meta.namespace else meta.name
+        return f"{'create' if isinstance(edit, Create) else 'update'} {type(edit.obj).KIND} {name}"
+    if isinstance(edit, Delete):
+        name = f"{edit.namespace}/{edit.name}" if edit.namespace else edit.name
+        return f"delete {edit.kind} {name}"
+    if isinstance(edit, Cordon):
+        return f"cordon {edit.node}"
+    if isinstance(edit, Uncordon):
+        return f"uncordon {edit.node}"
+    return "kill the leader"
+
+
+def apply_edit(edit: Edit, api: Any, kill_leader: Callable[[], None]) -> None:
+    """Perform ``edit`` on the API server (``kill_leader`` for ``KillLeader``)."""
+    if isinstance(edit, Create):
+        _create(api, edit.obj)
+    elif isinstance(edit, Update):
+        _update(api, edit.obj)
+    elif isinstance(edit, Delete):
+        api.delete(edit.kind, edit.namespace, edit.name)
+    elif isinstance(edit, (Cordon, Uncordon)):
+        node = api.get("Node", "", edit.node)
+        spec = dataclasses.replace(node.spec, unschedulable=isinstance(edit, Cordon))
+        api.update(dataclasses.replace(node, spec=spec))
+    elif isinstance(edit, KillLeader):
+        kill_leader()
+    else:
+        raise TypeError(f"not an edit: {edit!r}")
+
+
+def _classes(api: Any) -> dict[str, Any]:
+    return {pc.metadata.name: pc for pc in api.list("PriorityClass")}
+
+
+def default_object(obj: Any, api: Any) -> Any:
+    """The API server's defaulting of a new object (pods see the stored PriorityClasses)."""
+    if isinstance(obj, Pod):
+        return default_pod(obj, _classes(api), seed=f"edit/{obj.metadata.namespace}/{obj.metadata.name}")
+    return apply_defaults([obj])[0]
+
+
+def _create(api: Any, obj: Any) -> None:
+    obj = default_object(obj, api)
+    created = api.create(obj)
+    if isinstance(created, WORKLOADS):
+        for child in expand_owner(created, _classes(api)):
+            api.create(child)
+
+
+def _update(api: Any, obj: Any) -> None:
+    current = api.get(type(obj).KIND, obj.metadata.namespace, obj.metadata.name)
+    meta = dataclasses.replace(obj.metadata, resource_version="", uid=current.metadata.uid)
+    written = api.update(dataclasses.replace(obj, metadata=meta))
+    status = getattr(obj, "status", None)
+    if status is not None and written.status != status:
+        api.update_status(dataclasses.replace(written, status=status))
+
+
+# -- the Scenario format -----------------------------------------------------------------------------
+def to_action(edit: Edit) -> dict[str, Any]:
+    """The body of a Scenario action (without ``at``)."""
+    if isinstance(edit, Create):
+        return {"create": to_manifest(edit.obj)}
+    if isinstance(edit, Update):
+        return {"update": to_manifest(edit.obj)}
+    if isinstance(edit, Delete):
+        body: dict[str, Any] = {"kind": edit.kind, "name": edit.name}
+        if edit.namespace:
+            body["namespace"] = edit.namespace
+        return {"delete": body}
+    if isinstance(edit, Cordon):
+        return {"cordon": edit.node}
+    if isinstance(edit, Uncordon):
+        return {"uncordon": edit.node}
+    return {"killLeader": True}

@@ -1,0 +1,250 @@
+"""One kube-scheduler process of the simulated cluster: its own loop view, informers, cache,
+queue, frameworks and leader elector, against the shared API server.
+
+Upstream: cmd/kube-scheduler (one process per replica); the process is started by
+``kubesched.cmd.app.server.main`` at simulated time 0.
+
+A process schedules every callback through a ``ProcessLoop``: when the process dies
+(``kill()``: ``KillLeader``, or ``klog.Fatalf("leaderelection lost")``) its pending callbacks do
+nothing and its recurring timers stop, as the goroutines of a dead process do. Nothing is
+released: the lease stays until it expires (kube-scheduler 1.18 has ReleaseOnCancel false).
+
+Tracing with several replicas: every replica runs the same informers, cache and queue, so
+only one replica's engine records are kept, the *traced* one: the leader, or (while nobody
+leads) the first replica still alive. Startup steps and leader-election records are kept for
+every replica (their ``details``/identity name the replica).
+
+Deviations: hostnames are ``scheduler-a``, ``scheduler-b`` …; identities are
+``<hostname>_<uuid5(hostname/seed)>``; leader election runs without jitter (``wait.Jitter``
+on the acquire retries is left out so hand-over times are exact multiples of the retry
+period); of the elector's observations only ``attempt`` changes (a different outcome or
+message than the replica's previous attempt), ``new-leader``, ``acquired``, ``lost``,
+``released`` and ``stopped`` are recorded (not every 2 s renewal); the elector's log lines
+are kept up to verbosity 2.
+"""
+
+from __future__ import annotations
+
+import string
+from typing import Any, Callable, Optional
+
+from kubesched.cmd.app.server import ProcessEnv, main
+from kubesched.sim.loop import Handle
+
+ELECTION_LOG_VERBOSITY = 2
+
+
+def hostname(index: int) -> str:
+    """``scheduler-a``, ``scheduler-b`` … ``scheduler-z``, then ``scheduler-27`` …"""
+    letters = string.ascii_lowercase
+    return f"scheduler-{letters[index]}" if index < len(letters) else f"scheduler-{index + 1}"
+
+
+class ProcessLoop:
+    """The shared EventLoop as one process sees it: everything it schedules dies with it."""
+
+    def __init__(self, loop: Any) -> None:
+        self._loop = loop
+        self.alive = True
+        self._recurring: list[Handle] = []
+
+    def now(self) -> float:
+        return self._loop.now()
+
+    def _guard(self, callback: Callable[[], object]) -> Callable[[], object]:
+        def run() -> object:
+            return callback() if self.alive else None
+        return run
+
+    def call_at(self, when: float, callback: Callable[[], object], *, priority: int = 0, label: str = "") -> Handle:
+        return self._loop.call_at(when, self._guard(callback), priority=priority, label=label)
+
+    def call_later(self, delay: float, callback: Callable[[], object], *, priority: int = 0,
+                   label: str = "") -> Handle:
+        return self._loop.call_later(delay, self._guard(callback), priority=priority, label=label)
+
+    def every(self, period: float, callback: Callable[[], object], *, priority: int = 0, label: str = "") -> Handle:
+        handle = self._loop.every(period, self._guard(callback), priority=priority, label=label)
+        self._recurring.append(handle)
+        return handle
+
+    def kill(self) -> None:
+        self.alive = False
+        for handle in self._recurring:
+            handle.cancel()
+        self._recurring.clear()
+
+
+class _Gated:
+    """The recorder as one replica's engine sees it: hooks pass only while ``gate()`` is true."""
+
+    def __init__(self, recorder: Any, gate: Callable[[], bool], extra: Any = None) -> None:
+        self._recorder = recorder
+        self._gate = gate
+        self._extra = extra
+
+    def __getattr__(self, name: str) -> Any:
+        target = getattr(self._recorder, name) if self._recorder is not None else None
+        extra = getattr(self._extra, name, None) if self._extra is not None else None
+        if target is None and extra is None:
+            raise AttributeError(name)
+        gate = self._gate
+
+        def hook(*args: Any, **kwargs: Any) -> Any:
+            if extra is not None:
+                extra(*args, **kwargs)
+            if target is not None and gate():
+                return target(*args, **kwargs)
+            return None
+        return hook
+
+
+class _GatedFactory:
+    """An informer factory whose handlers run only while ``gate()`` is true (for the recorder)."""
+
+    def __init__(self, factory: Any, gate: Callable[[], bool]) -> None:
+        self._factory = factory
+        self._gate = gate
+
+    def add_event_handler(self, kind: str, handler: Any) -> None:
+        self._factory.add_event_handler(kind, _GatedHandler(handler, self._gate))
+
+
+class _GatedHandler:
+    def __init__(self, handler: Any, gate: Callable[[], bool]) -> None:
+        self.handler, self.gate = handler, gate
+
+    def on_add(self, obj: Any) -> None:
+        if self.gate():
+            self.handler.on_add(obj)
+
+    def on_update(self, old: Any, new: Any) -> None:
+        if self.gate():
+            self.handler.on_update(old, new)
+
+    def on_delete(self, obj: Any) -> None:
+        if self.gate():
+            self.handler.on_delete(obj)
+
+
+class PodAttempts:
+    """Remembers each pod's scheduling attempts as ``scheduleOne`` pops it (for ``SimState``)."""
+
+    def __init__(self) -> None:
+        self.attempts: dict[str, int] = {}
+
+    def pod_popped(self, *, pod: Any, scheduling_cycle: int, attempts: int) -> None:
+        self.attempts[f"{pod.metadata.namespace}/{pod.metadata.name}"] = attempts
+
+
+class SchedulerProcess:
+    """One replica: started by ``start()`` (``main`` at t=0), stopped by ``kill()``."""
+
+    def __init__(self, index: int, *, api: Any, loop: Any, config: Any, seed: int, recorder: Any,
+                 is_traced: Callable[["SchedulerProcess"], bool], attempts: PodAttempts,
+                 registry_options: tuple[Any, ...] = (), extender_policy: Any = None) -> None:
+        self.index = index
+        self.hostname = hostname(index)
+        self.loop = ProcessLoop(loop)
+        self.config = config
+        self.recorder = recorder if recorder is not None and recorder.enabled else None
+        self.leading = False
+        self._last_attempt: Optional[tuple[bool, str]] = None
+        gate = lambda: is_traced(self)  # noqa: E731
+        self._gate = gate
+        self.env = ProcessEnv(
+            hostname=self.hostname, loop=self.loop, client=api, seed=seed, identity_seed=str(seed),
+            step=self._step, observer=_Gated(self.recorder, gate, attempts),
+            log=self._log, election_log=self._election_log, on_informers=self._on_informers, on_scheduler=self._on_scheduler,
+            on_election=self._on_election, on_leading=self._on_leading, exit=self._exit,
+            extender_policy=extender_policy, registry_options=registry_options)
+
+    # -- queries -------------------------------------------------------------------------------
+    @property
+    def alive(self) -> bool:
+        return self.loop.alive
+
+    @property
+    def identity(self) -> str:
+        cc = self.env.config
+        return cc.identity if cc is not None else ""
+
+    @property
+    def sched(self) -> Any:
+        return self.env.sched
+
+    # -- lifecycle -------------------------------------------------------------------------------
+    def start(self) -> None:
+        """The process starts at simulated time 0: ``main`` runs as the first callback."""
+        self.loop.call_at(0.0, lambda: main(self.env, self.config), label=f"{self.hostname} main")
+
+    def kill(self) -> None:
+        """The process dies: no release, no callback; its timers and pending work vanish."""
+        if not self.alive:
+            return
+        self.leading = False
+        if self.env.elector is not None:
+            self.env.elector.kill()
+        if self.env.sched is not None:
+            self.env.sched.running = False
+        if self.env.config is not None:
+            self.env.config.informer_factory.stop()
+        self.loop.kill()
+
+    # -- env callbacks ----------------------------------------------------------------------------
+    def _step(self, *, step: str, message: str = "", details: Any = (), file: str = "", func: str = "") -> None:
+        if self.recorder is not None:
+            self.recorder.startup_step(step=step, message=message,
+                                       details=(("replica", self.hostname),) + tuple(details), file=file,
+                                       func=func)
+
+    def _log(self, verbosity: int, message: str) -> None:
+        if self.recorder is not None and self._gate():
+            self.recorder.log(verbosity, message)
+
+    def _election_log(self, verbosity: int, message: str) -> None:
+        if self.recorder is not None and verbosity <= ELECTION_LOG_VERBOSITY:
+            self.recorder.log(verbosity, message)
+
+    def _on_informers(self, factory: Any) -> None:
+        if self.recorder is not None:
+            self.recorder.attach_informers(_GatedFactory(factory, self._gate))
+
+    def _on_scheduler(self, sched: Any) -> None:
+        if self.recorder is not None:
+            self.recorder.attach_scheduler(sched)
+
+    def _on_election(self, observation: Any) -> None:
+        if self.recorder is None:
+            return
+        transition = observation.transition.value
+        if transition == "renewed":
+            return
+        if transition == "attempt":
+            outcome = (observation.succeeded, observation.message)
+            if outcome == self._last_attempt:
+                return
+            self._last_attempt = outcome
+            transition = "attempt succeeded" if observation.succeeded else "attempt failed"
+        self.recorder.leader_election(identity=observation.identity, transition=transition,
+                                      holder=observation.holder, lock=observation.lock,
+                                      message=observation.message or _election_message(observation))
+
+    def _on_leading(self, leading: bool) -> None:
+        self.leading = leading
+
+    def _exit(self, code: int, message: str) -> None:
+        self.kill()
+
+
+def _election_message(observation: Any) -> str:
+    transition = observation.transition.value
+    if transition == "acquired":
+        return f"lease acquired by {observation.identity}"
+    if transition == "new-leader":
+        return f"new leader elected: {observation.holder}"
+    if transition == "stopped":
+        return f"{observation.identity} stopped leading"
+    if transition == "released":
+        return f"{observation.identity} released the lease"
+    return ""

@@ -1,0 +1,230 @@
+"""What the simulated cluster and the leading scheduler look like at one moment (``SimState``).
+
+Upstream: no counterpart. The pieces mirror what upstream exposes: the scheduling queue's
+three sub-queues with each PodInfo's attempts, timestamp and backoff expiry
+(pkg/scheduler/internal/queue/scheduling_queue.go), the scheduler cache's NodeInfo
+(requested vs allocatable, pkg/scheduler/nodeinfo/node_info.go), pods as the API server
+stores them, and Events as ``kubectl describe`` lists them.
+
+``capture(...)`` builds a frozen ``SimState`` from live engine objects; it copies plain
+values only (strings, ints, tuples), never engine objects, so a state is safe to keep.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Optional
+
+from kubesched.api.core import Node, Pod
+from kubesched.scheduler.internal.queue.pod_info import pod_priority
+
+PHASE_PENDING = "Pending"
+PHASE_BOUND = "Bound"
+PHASE_RUNNING = "Running"
+PHASE_DELETED = "Deleted"
+
+
+@dataclass(frozen=True, slots=True)
+class QueuedPod:
+    """A pod waiting in one of the scheduling queue's sub-queues."""
+
+    namespace: str
+    name: str
+    queue: str                     # activeQ | podBackoffQ | unschedulableQ
+    attempts: int
+    timestamp: float
+    backoff_expiry: float          # timestamp + backoff (when podBackoffQ would release it)
+    priority: int
+
+    @property
+    def key(self) -> str:
+        return f"{self.namespace}/{self.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class QueueState:
+    active_q: tuple[QueuedPod, ...] = ()          # in pop order
+    pod_backoff_q: tuple[QueuedPod, ...] = ()     # in backoff-expiry order
+    unschedulable_q: tuple[QueuedPod, ...] = ()   # by namespace/name
+    nominated: tuple[tuple[str, str], ...] = ()   # (pod, node)
+
+    def find(self, key: str) -> Optional[QueuedPod]:
+        for pod in self.active_q + self.pod_backoff_q + self.unschedulable_q:
+            if pod.key == key:
+                return pod
+        return None
+
+    def __len__(self) -> int:
+        return len(self.active_q) + len(self.pod_backoff_q) + len(self.unschedulable_q)
+
+
+@dataclass(frozen=True, slots=True)
+class NodeState:
+    """A node as the leader's cache (NodeInfo) sees it; resources as canonical quantities."""
+
+    name: str
+    labels: tuple[tuple[str, str], ...]
+    taints: tuple[str, ...]                        # "key=value:Effect"
+    unschedulable: bool
+    allocatable: tuple[tuple[str, str], ...]      # cpu, memory, pods, ephemeral-storage, scalars
+    requested: tuple[tuple[str, str], ...]
+    pods: tuple[str, ...]                          # "namespace/name", assumed pods included
+
+    def allocatable_of(self, resource: str) -> str:
+        return dict(self.allocatable).get(resource, "0")
+
+    def requested_of(self, resource: str) -> str:
+        return dict(self.requested).get(resource, "0")
+
+
+@dataclass(frozen=True, slots=True)
+class PodState:
+    namespace: str
+    name: str
+    phase: str                     # Pending | Bound | Running | Deleted
+    node: str
+    nominated_node: str
+    attempts: int
+    bound_at: Optional[float]
+    queue: str = ""                # the sub-queue it waits in, if any
+    priority: int = 0
+
+    @property
+    def key(self) -> str:
+        return f"{self.namespace}/{self.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class EventState:
+    """One stored Event, as ``kubectl describe`` lists it."""
+
+    type: str
+    reason: str
+    object: str                    # "Pod default/web-1"
+    message: str
+    count: int
+    first_timestamp: Optional[float]
+    last_timestamp: Optional[float]
+    source: str                    # "default-scheduler" / component, host
+
+
+@dataclass(frozen=True, slots=True)
+class ReplicaState:
+    hostname: str
+    identity: str
+    alive: bool
+    leading: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SimState:
+    time: float
+    cycle: int
+    leader: str                    # the identity of the leading replica ("" if none)
+    queues: QueueState
+    nodes: tuple[NodeState, ...]
+    pods: tuple[PodState, ...]
+    events: tuple[EventState, ...]
+    replicas: tuple[ReplicaState, ...]
+
+    def pod(self, namespace: str, name: str) -> Optional[PodState]:
+        return next((p for p in self.pods if p.namespace == namespace and p.name == name), None)
+
+    def node(self, name: str) -> Optional[NodeState]:
+        return next((n for n in self.nodes if n.name == name), None)
+
+    def placements(self) -> dict[str, str]:
+        """``namespace/name`` → node for every pod that is bound or running."""
+        return {p.key: p.node for p in self.pods if p.phase in (PHASE_BOUND, PHASE_RUNNING)}
+
+
+# -- capture -----------------------------------------------------------------------------------
+def _taint(taint: Any) -> str:
+    value = f"={taint.value}" if taint.value else ""
+    return f"{taint.key}{value}:{taint.effect}"
+
+
+def _resources(resource: Any) -> tuple[tuple[str, str], ...]:
+    return tuple((name, str(q)) for name, q in resource.resource_list().items())
+
+
+def _queued(info: Any, queue: str, sched_queue: Any) -> QueuedPod:
+    meta = info.pod.metadata
+    return QueuedPod(meta.namespace, meta.name, queue, info.attempts, info.timestamp,
+                     sched_queue.get_backoff_time(info), pod_priority(info.pod))
+
+
+def capture_queues(queue: Any) -> QueueState:
+    """The three sub-queues (activeQ in pop order: priority, then timestamp)."""
+    if queue is None:
+        return QueueState()
+    active = sorted((_queued(i, "activeQ", queue) for i in queue.active_q.list()),
+                    key=lambda q: (-q.priority, q.timestamp, q.key))
+    backoff = sorted((_queued(i, "podBackoffQ", queue) for i in queue.pod_backoff_q.list()),
+                     key=lambda q: (q.backoff_expiry, q.key))
+    unsched = sorted((_queued(i, "unschedulableQ", queue) for i in queue.unschedulable_q.pod_info_map.values()),
+                     key=lambda q: q.key)
+    nominated = tuple(sorted(queue.nominated_pods.nominated_pod_to_node.items()))
+    return QueueState(tuple(active), tuple(backoff), tuple(unsched), nominated)
+
+
+def capture_nodes(api: Any, cache: Any) -> tuple[NodeState, ...]:
+    """Every node stored in the API server, with the cache's view of its allocations."""
+    items = cache.nodes if cache is not None else {}
+    out: list[NodeState] = []
+    for node in api.list("Node"):
+        name = node.metadata.name
+        item = items.get(name)
+        info = item.info if item is not None else None
+        requested = _resources(info.requested_resource) if info is not None else ()
+        allocatable = (_resources(info.allocatable_resource) if info is not None and info.node is not None
+                       else tuple((k, str(v)) for k, v in node.status.allocatable.items()))
+        pods = tuple(sorted(f"{p.metadata.namespace}/{p.metadata.name}" for p in info.pods)) if info else ()
+        out.append(NodeState(name, tuple(sorted(node.metadata.labels.items())),
+                             tuple(_taint(t) for t in node.spec.taints), bool(node.spec.unschedulable),
+                             allocatable, requested, pods))
+    return tuple(out)
+
+
+def capture_pods(api: Any, queues: QueueState, attempts: Mapping[str, int], bound_at: Mapping[str, float],
+                 deleted: Iterable[Pod]) -> tuple[PodState, ...]:
+    out: list[PodState] = []
+    for pod in api.list("Pod"):
+        out.append(_pod_state(pod, queues, attempts, bound_at, None))
+    for pod in deleted:
+        out.append(_pod_state(pod, queues, attempts, bound_at, PHASE_DELETED))
+    return tuple(sorted(out, key=lambda p: (p.namespace, p.name, p.phase == PHASE_DELETED)))
+
+
+def _pod_state(pod: Pod, queues: QueueState, attempts: Mapping[str, int], bound_at: Mapping[str, float],
+               phase: Optional[str]) -> PodState:
+    meta = pod.metadata
+    key = f"{meta.namespace}/{meta.name}"
+    queued = queues.find(key) if phase is None else None
+    if phase is None:
+        if pod.status.phase == "Running":
+            phase = PHASE_RUNNING
+        elif pod.spec.node_name:
+            phase = PHASE_BOUND
+        else:
+            phase = PHASE_PENDING
+    count = queued.attempts if queued is not None else attempts.get(key, 0)
+    return PodState(meta.namespace, meta.name, phase, pod.spec.node_name, pod.status.nominated_node_name,
+                    count, bound_at.get(key), queued.queue if queued else "", pod_priority(pod))
+
+
+def capture_events(api: Any) -> tuple[EventState, ...]:
+    events = sorted(api.list("Event"), key=lambda e: (e.first_timestamp or 0.0, e.metadata.namespace,
+                                                      e.metadata.name))
+    out = []
+    for ev in events:
+        ref = ev.involved_object
+        name = f"{ref.namespace}/{ref.name}" if ref.namespace else ref.name
+        source = ev.source.component + (f", {ev.source.host}" if ev.source.host else "")
+        out.append(EventState(ev.type, ev.reason, f"{ref.kind} {name}", ev.message, ev.count,
+                              ev.first_timestamp, ev.last_timestamp, source))
+    return tuple(out)
+
+
+def is_node(obj: Any) -> bool:
+    return isinstance(obj, Node)
