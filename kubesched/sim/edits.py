@@ -18,13 +18,14 @@ body (``create: manifest`` …).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Union
+from typing import Any
 
 from kubesched.api.controllers import WORKLOADS, expand_owner
+from kubesched.api.core import Pod
 from kubesched.api.defaults import apply_defaults, default_pod
 from kubesched.api.encode import to_manifest
-from kubesched.api.core import Pod
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +60,7 @@ class KillLeader:
     pass
 
 
-Edit = Union[Create, Update, Delete, Cordon, Uncordon, KillLeader]
+Edit = Create | Update | Delete | Cordon | Uncordon | KillLeader
 EDIT_TYPES = (Create, Update, Delete, Cordon, Uncordon, KillLeader)
 
 

@@ -26,7 +26,8 @@ are kept up to verbosity 2.
 from __future__ import annotations
 
 import string
-from typing import Any, Callable, Optional
+from collections.abc import Callable
+from typing import Any
 
 from kubesched.cmd.app.server import ProcessEnv, main
 from kubesched.sim.loop import Handle
@@ -141,7 +142,7 @@ class SchedulerProcess:
     """One replica: started by ``start()`` (``main`` at t=0), stopped by ``kill()``."""
 
     def __init__(self, index: int, *, api: Any, loop: Any, config: Any, seed: int, recorder: Any,
-                 is_traced: Callable[["SchedulerProcess"], bool], attempts: PodAttempts,
+                 is_traced: Callable[[SchedulerProcess], bool], attempts: PodAttempts,
                  registry_options: tuple[Any, ...] = (), extender_policy: Any = None) -> None:
         self.index = index
         self.hostname = hostname(index)
@@ -149,8 +150,8 @@ class SchedulerProcess:
         self.config = config
         self.recorder = recorder if recorder is not None and recorder.enabled else None
         self.leading = False
-        self._last_attempt: Optional[tuple[bool, str]] = None
-        gate = lambda: is_traced(self)  # noqa: E731
+        self._last_attempt: tuple[bool, str] | None = None
+        gate = lambda: is_traced(self)
         self._gate = gate
         self.env = ProcessEnv(
             hostname=self.hostname, loop=self.loop, client=api, seed=seed, identity_seed=str(seed),

@@ -35,8 +35,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence
+from typing import Any
 
 import yaml
 
@@ -44,7 +45,16 @@ from kubesched.api.decode import decode_object
 from kubesched.api.kinds import KINDS, is_namespaced
 from kubesched.api.validate import validate_object
 from kubesched.api.yaml_source import Document, read_documents
-from kubesched.sim.edits import Cordon, Create, Delete, Edit, KillLeader, Uncordon, Update, to_action
+from kubesched.sim.edits import (
+    Cordon,
+    Create,
+    Delete,
+    Edit,
+    KillLeader,
+    Uncordon,
+    Update,
+    to_action,
+)
 
 SCENARIO_KIND = "Scenario"
 SCENARIO_API_VERSION = "kubesched/v1alpha1"
@@ -80,13 +90,13 @@ class Action:
 
     at: float
     edit: Edit
-    after_event: Optional[int] = None
+    after_event: int | None = None
     line: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class Scenario:
-    seed: Optional[int] = None
+    seed: int | None = None
     replicas: int = 1
     actions: tuple[Action, ...] = ()
     name: str = ""
@@ -99,7 +109,7 @@ def is_scenario(data: Any) -> bool:
     return isinstance(data, dict) and data.get("kind") == SCENARIO_KIND
 
 
-def split_source(text: str, file: str = DEFAULT_FILENAME) -> tuple[str, Optional[Scenario]]:
+def split_source(text: str, file: str = DEFAULT_FILENAME) -> tuple[str, Scenario | None]:
     """(the text without its Scenario document, the parsed Scenario or None)."""
     documents, _error = read_documents(text)
     found = [d for d in documents if is_scenario(d.data)]
@@ -193,7 +203,7 @@ def _show(value: Any) -> str:
     return repr(value)
 
 
-def _action(item: Any, path: str, problems: _Problems) -> Optional[Action]:
+def _action(item: Any, path: str, problems: _Problems) -> Action | None:
     if not isinstance(item, dict):
         problems.add(path, f"must be a mapping with at and one of {', '.join(ACTION_VERBS)}, not {_show(item)}")
         return None
@@ -225,7 +235,7 @@ def _action(item: Any, path: str, problems: _Problems) -> Optional[Action]:
     return Action(float(at), edit, after, problems.doc.line_of(path))
 
 
-def _edit(verb: str, body: Any, path: str, problems: _Problems) -> Optional[Edit]:
+def _edit(verb: str, body: Any, path: str, problems: _Problems) -> Edit | None:
     if verb in ("create", "update"):
         if not isinstance(body, dict):
             problems.add(path, f"must be a manifest (a mapping), not {_show(body)}")
@@ -270,7 +280,7 @@ def _with_namespace(obj: Any) -> Any:
     return obj
 
 
-def _delete(body: Any, path: str, problems: _Problems) -> Optional[Edit]:
+def _delete(body: Any, path: str, problems: _Problems) -> Edit | None:
     if not isinstance(body, dict):
         problems.add(path, f"must be a mapping with kind, namespace and name, not {_show(body)}")
         return None

@@ -38,8 +38,9 @@ import bisect
 import os
 import pathlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Final, Optional
+from typing import Any, Final
 
 from kubesched import features
 from kubesched.api.core import Pod
@@ -47,10 +48,15 @@ from kubesched.api.load import LoadedCluster, load_cluster
 from kubesched.api.yaml_source import read_documents
 from kubesched.cluster import APIServer, Kubelet, ReplicaSetController
 from kubesched.cluster.errors import APIError
-from kubesched.scheduler.apis.config.scheme import ConfigError, ConfigProblem, default_config, load_config
+from kubesched.scheduler.apis.config.scheme import (
+    ConfigError,
+    ConfigProblem,
+    default_config,
+    load_config,
+)
 from kubesched.scheduler.apis.config.types import KubeSchedulerConfiguration
 from kubesched.sim import state as st
-from kubesched.sim.edits import Edit, KillLeader, apply_edit, describe
+from kubesched.sim.edits import Edit, apply_edit, describe
 from kubesched.sim.loop import EventLoop
 from kubesched.sim.replica import PodAttempts, SchedulerProcess
 from kubesched.sim.scenario import (
@@ -98,9 +104,9 @@ class Inputs:
     scenario: Scenario
     seed: int
     cluster_text: str = ""
-    config_document: Optional[dict[str, Any]] = None   # written by to_scenario_yaml when not in the text
+    config_document: dict[str, Any] | None = None   # written by to_scenario_yaml when not in the text
     filename: str = "<string>"
-    loaded: Optional[LoadedCluster] = field(default=None, compare=False)
+    loaded: LoadedCluster | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +121,7 @@ class Engine:
     """One run of the cluster from the inputs plus positional edits (rebuilt on every fork)."""
 
     def __init__(self, inputs: Inputs, positional: list[AppliedEdit], *, trace: bool,
-                 horizon: float, max_events: int, strict: Optional[AppliedEdit] = None) -> None:
+                 horizon: float, max_events: int, strict: AppliedEdit | None = None) -> None:
         self.inputs = inputs
         self.strict = strict  # the edit whose refusal is raised (the one being applied)
         self.gates = dict(inputs.config.feature_gates)
@@ -185,7 +191,7 @@ class Engine:
         first_alive = next((p for p in self.processes if p.alive), None)
         return first_alive is process
 
-    def leader(self) -> Optional[SchedulerProcess]:
+    def leader(self) -> SchedulerProcess | None:
         return next((p for p in self.processes if p.alive and p.leading), None)
 
     # -- edits ---------------------------------------------------------------------------------------
@@ -256,7 +262,7 @@ class Engine:
     def deadline(self) -> float:
         return max(self.last_change, self.last_action) + self.horizon
 
-    def stop_reason(self) -> Optional[str]:
+    def stop_reason(self) -> str | None:
         """"max_events", "horizon", "idle" or None (keep going)."""
         if self.events >= self.max_events:
             return "max_events"
@@ -322,7 +328,7 @@ class Simulation:
         self.cursor = 0
         self._pos = 0
         self._time = 0.0
-        self.stopped_reason: Optional[str] = None
+        self.stopped_reason: str | None = None
 
     # -- construction ---------------------------------------------------------------------------------
     @classmethod
@@ -333,7 +339,7 @@ class Simulation:
         return cls(load_inputs(source, config=config, seed=seed), trace=trace, horizon=horizon,
                    max_events=max_events)
 
-    def _new_engine(self, edits: list[AppliedEdit], strict: Optional[AppliedEdit] = None) -> Engine:
+    def _new_engine(self, edits: list[AppliedEdit], strict: AppliedEdit | None = None) -> Engine:
         positional = [AppliedEdit(a.edit, a.after_event, a.at) for a in self.inputs.scenario.actions
                       if a.after_event is not None] + list(edits)
         return Engine(self.inputs, positional, trace=self.tracing, horizon=self.horizon, max_events=self.max_events,
@@ -362,7 +368,7 @@ class Simulation:
         return 0
 
     @property
-    def current_pod(self) -> Optional[str]:
+    def current_pod(self) -> str | None:
         """The pod whose scheduling cycle is in progress at the cursor, if any."""
         for record in reversed(self.trace[:self.cursor]):
             if record.kind is Kind.POD_POPPED:
@@ -451,7 +457,7 @@ class Simulation:
         self.stopped_reason = None
         return True
 
-    def _next_mark(self, wanted: Callable[[Mark], bool]) -> Optional[Mark]:
+    def _next_mark(self, wanted: Callable[[Mark], bool]) -> Mark | None:
         marks = self._engine.marks
         lo = bisect.bisect_left([m.trace_len for m in marks], self.cursor)
         while True:
@@ -462,7 +468,7 @@ class Simulation:
             if not self._compute():
                 return None
 
-    def _find(self, start: int, wanted: Callable[[Any], bool]) -> Optional[int]:
+    def _find(self, start: int, wanted: Callable[[Any], bool]) -> int | None:
         index = start
         while True:
             trace = self.trace
@@ -473,7 +479,7 @@ class Simulation:
             if not self._compute():
                 return None
 
-    def _seek_mark(self, mark: Optional[Mark]) -> None:
+    def _seek_mark(self, mark: Mark | None) -> None:
         if mark is None:
             self._set_cursor(len(self.trace))
             return
@@ -587,7 +593,7 @@ def load_inputs(source: str | pathlib.Path, *, config: Any = None, seed: int | N
                   cluster_text=cluster_text, config_document=config_document, filename=filename, loaded=loaded)
 
 
-def _config(loaded: LoadedCluster, config: Any) -> tuple[KubeSchedulerConfiguration, Optional[dict[str, Any]]]:
+def _config(loaded: LoadedCluster, config: Any) -> tuple[KubeSchedulerConfiguration, dict[str, Any] | None]:
     if config is None:
         docs = loaded.config_documents
         if len(docs) > 1:

@@ -12,8 +12,9 @@ values only (strings, ints, tuples), never engine objects, so a state is safe to
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Optional
+from typing import Any
 
 from kubesched.api.core import Node, Pod
 from kubesched.scheduler.internal.queue.pod_info import pod_priority
@@ -48,7 +49,7 @@ class QueueState:
     unschedulable_q: tuple[QueuedPod, ...] = ()   # by namespace/name
     nominated: tuple[tuple[str, str], ...] = ()   # (pod, node)
 
-    def find(self, key: str) -> Optional[QueuedPod]:
+    def find(self, key: str) -> QueuedPod | None:
         for pod in self.active_q + self.pod_backoff_q + self.unschedulable_q:
             if pod.key == key:
                 return pod
@@ -85,7 +86,7 @@ class PodState:
     node: str
     nominated_node: str
     attempts: int
-    bound_at: Optional[float]
+    bound_at: float | None
     queue: str = ""                # the sub-queue it waits in, if any
     priority: int = 0
 
@@ -103,8 +104,8 @@ class EventState:
     object: str                    # "Pod default/web-1"
     message: str
     count: int
-    first_timestamp: Optional[float]
-    last_timestamp: Optional[float]
+    first_timestamp: float | None
+    last_timestamp: float | None
     source: str                    # "default-scheduler" / component, host
 
 
@@ -127,10 +128,10 @@ class SimState:
     events: tuple[EventState, ...]
     replicas: tuple[ReplicaState, ...]
 
-    def pod(self, namespace: str, name: str) -> Optional[PodState]:
+    def pod(self, namespace: str, name: str) -> PodState | None:
         return next((p for p in self.pods if p.namespace == namespace and p.name == name), None)
 
-    def node(self, name: str) -> Optional[NodeState]:
+    def node(self, name: str) -> NodeState | None:
         return next((n for n in self.nodes if n.name == name), None)
 
     def placements(self) -> dict[str, str]:
@@ -197,7 +198,7 @@ def capture_pods(api: Any, queues: QueueState, attempts: Mapping[str, int], boun
 
 
 def _pod_state(pod: Pod, queues: QueueState, attempts: Mapping[str, int], bound_at: Mapping[str, float],
-               phase: Optional[str]) -> PodState:
+               phase: str | None) -> PodState:
     meta = pod.metadata
     key = f"{meta.namespace}/{meta.name}"
     queued = queues.find(key) if phase is None else None

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any
 
 from kubesched.client.leaderelection import LeaderElectionConfig
 from kubesched.scheduler.apis.config.types import KubeSchedulerConfiguration
@@ -42,11 +42,11 @@ class Config:
     loop: Any
     hostname: str
     identity: str
-    insecure_serving: Optional[ServingInfo]
-    insecure_metrics_serving: Optional[ServingInfo]
-    secure_serving: Optional[ServingInfo]
+    insecure_serving: ServingInfo | None
+    insecure_metrics_serving: ServingInfo | None
+    secure_serving: ServingInfo | None
     informer_factory: InformerFactory
-    leader_election: Optional[LeaderElectionConfig]
+    leader_election: LeaderElectionConfig | None
 
     def complete(self) -> CompletedConfig:
         """``Complete``: name the insecure servers ``healthz`` / ``metrics``."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, Final, Optional
+from typing import Any, Final
 
 from kubesched.client.leaderelection import (
     APIServerEventRecorder,
@@ -84,7 +84,7 @@ class Options:
                            self.insecure_bind_port, "metrics")
         separate_metrics = metrics is not None and (healthz is None or metrics.address != healthz.address)
         le = component_config.leader_election
-        leader_election: Optional[LeaderElectionConfig] = None
+        leader_election: LeaderElectionConfig | None = None
         identity = ""
         if le.leader_elect:
             identity = scheduler_identity(hostname, identity_seed)
@@ -119,7 +119,7 @@ def _split(address: str) -> tuple[str, int]:
         return "0.0.0.0", INSECURE_SCHEDULER_PORT
 
 
-def _serving(address: str, flag_host: str, flag_port: int, name: str) -> Optional[ServingInfo]:
+def _serving(address: str, flag_host: str, flag_port: int, name: str) -> ServingInfo | None:
     """The insecure server for ``address`` (``--address``/``--port`` only matter without --config)."""
     if not address:
         return None

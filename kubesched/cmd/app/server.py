@@ -28,8 +28,9 @@ where ``InsecureMetricsServing`` is then non-nil).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Final, Mapping, Optional, Sequence
+from typing import Any, Final
 
 from kubesched.client.leaderelection import LeaderCallbacks, LeaderElector
 from kubesched.cmd.app.config import CompletedConfig
@@ -83,18 +84,18 @@ class ProcessEnv:
     step: Callable[..., None] = lambda **_: None
     observer: Any = None
     log: Log = _no_log
-    election_log: Optional[Log] = None
+    election_log: Log | None = None
     on_informers: Callable[[Any], None] = lambda _factory: None
     on_scheduler: Callable[[Any], None] = lambda _sched: None
-    on_election: Optional[Callable[[Any], None]] = None
+    on_election: Callable[[Any], None] | None = None
     on_leading: Callable[[bool], None] = lambda _leading: None
     exit: Callable[[int, str], None] = lambda _code, _message: None
     extender_policy: Any = None
     # what the process built (read by the simulation)
-    config: Optional[CompletedConfig] = None
+    config: CompletedConfig | None = None
     sched: Any = None
-    elector: Optional[LeaderElector] = None
-    exited: Optional[tuple[int, str]] = None
+    elector: LeaderElector | None = None
+    exited: tuple[int, str] | None = None
     registry_options: Sequence[RegistryOption] = field(default_factory=tuple)
 
 
