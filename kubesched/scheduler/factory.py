@@ -30,7 +30,9 @@ Deviations:
 Observer hooks used here (keyword-only, only when defined): ``requeue(pod,
 scheduling_cycle)``; ``queue_move(pod, source, target, event)`` (the queue's ``on_move``);
 ``cache_event(event)`` (the cache's hooks); ``plugin_call(call)`` (the frameworks'
-``PluginCall`` observer). The generic scheduler, the Scheduler and the recorders receive
+``PluginCall`` observer); ``extension_point_start``/``extension_point_end`` (the observer
+becomes each framework's ``point_observer``). Log lines carry ``severity`` and ``site``
+(see scheduler.py); ``log`` may also be a ``(verbosity, message)`` callable. The generic scheduler, the Scheduler and the recorders receive
 the observer itself (their hooks are listed in their module docstrings).
 """
 
@@ -58,12 +60,19 @@ from kubesched.scheduler.internal.queue.pod_info import PodInfo
 from kubesched.scheduler.internal.queue.scheduling_queue import PriorityQueue, QueueError
 from kubesched.scheduler.profile.frameworks import resolve_profiles
 from kubesched.scheduler.profile.profile import new_map
-from kubesched.scheduler.scheduler import Log, Scheduler, is_fit_error, is_no_nodes_available, no_log
+from kubesched.scheduler.scheduler import (
+    ERROR, EVENTHANDLERS_GO, INFO, WARNING, Log, LogSite, Scheduler, as_log, is_fit_error, is_no_nodes_available,
+    no_log)
 from kubesched.sim.informers import InformerFactory
 
 DURATION_TO_EXPIRE_ASSUMED_POD: Final = 30.0
 INITIAL_GET_BACKOFF: Final = 0.1  # initialGetBackoff
 MAXIMAL_GET_BACKOFF: Final = 60.0  # maximalGetBackoff
+FACTORY_GO: Final = "pkg/scheduler/factory.go"
+_ERROR_FUNC: Final[LogSite] = (FACTORY_GO, "MakeDefaultErrorFunc")
+_CREATE_FROM_PROVIDER: Final[LogSite] = (FACTORY_GO, "Configurator.createFromProvider")
+_EVENT_HANDLERS: Final[LogSite] = (EVENTHANDLERS_GO, "addAllEventHandlers")
+_SKIP_POD_UPDATE: Final[LogSite] = (EVENTHANDLERS_GO, "Scheduler.skipPodUpdate")
 
 
 class SchedulerCreateError(ValueError):
@@ -82,19 +91,20 @@ def make_default_error_func(client: Any, pod_queue: Any, scheduler_cache: Any, l
     The scheduling cycle is read when the error func is called (not when the pod is re-read).
     """
     requeue_hook = _hook(observer, "requeue")
+    log = as_log(log)
 
     def error_func(pod_info: PodInfo, err: BaseException) -> None:
         pod = pod_info.pod
         ns_name = f"{pod.metadata.namespace}/{pod.metadata.name}"
         if is_no_nodes_available(err):
-            log(2, f"Unable to schedule {ns_name}: no nodes are registered to the cluster; waiting")
+            log(2, f"Unable to schedule {ns_name}: no nodes are registered to the cluster; waiting", site=_ERROR_FUNC)
         elif is_fit_error(err):
-            log(2, f"Unable to schedule {ns_name}: no fit: {err}; waiting")
+            log(2, f"Unable to schedule {ns_name}: no fit: {err}; waiting", site=_ERROR_FUNC)
         elif isinstance(err, NotFound):
-            log(2, f"Unable to schedule {ns_name}: possibly due to node not found: {err}; waiting")
+            log(2, f"Unable to schedule {ns_name}: possibly due to node not found: {err}; waiting", site=_ERROR_FUNC)
             _remove_missing_node(client, scheduler_cache, err, log)
         else:
-            log(0, f"Error scheduling {ns_name}: {err}; retrying")
+            log(0, f"Error scheduling {ns_name}: {err}; retrying", severity=ERROR, site=_ERROR_FUNC)
         pod_scheduling_cycle = pod_queue.scheduling_cycle()
         retry(pod_info, pod.metadata.namespace, pod.metadata.name, pod_scheduling_cycle, INITIAL_GET_BACKOFF)
 
@@ -102,10 +112,11 @@ def make_default_error_func(client: Any, pod_queue: Any, scheduler_cache: Any, l
         try:
             fresh = client.get("Pod", namespace, name)
         except NotFound:
-            log(0, f"A pod {namespace}/{name} no longer exists")
+            log(0, f"A pod {namespace}/{name} no longer exists", severity=WARNING, site=_ERROR_FUNC)
             return
         except APIError as get_err:
-            log(0, f"Error getting pod {namespace}/{name} for retry: {get_err}; retrying...")
+            log(0, f"Error getting pod {namespace}/{name} for retry: {get_err}; retrying...", severity=ERROR,
+                site=_ERROR_FUNC)
             backoff = min(backoff * 2, MAXIMAL_GET_BACKOFF)
             loop.call_later(backoff, lambda: retry(pod_info, namespace, name, cycle, backoff),
                             label=f"error func retry {namespace}/{name}")
@@ -116,7 +127,7 @@ def make_default_error_func(client: Any, pod_queue: Any, scheduler_cache: Any, l
         try:
             pod_queue.add_unschedulable_if_not_present(pod_info, cycle)
         except QueueError as queue_err:
-            log(0, str(queue_err))
+            log(0, str(queue_err), severity=ERROR, site=_ERROR_FUNC)
             return
         if requeue_hook is not None:
             requeue_hook(pod=fresh, scheduling_cycle=cycle)
@@ -138,7 +149,7 @@ def _remove_missing_node(client: Any, scheduler_cache: Any, err: BaseException, 
     try:
         scheduler_cache.remove_node(Node(metadata=ObjectMeta(name=node_name)))
     except ValueError:
-        log(4, f'Node "{node_name}" is not found; failed to remove it from the cache.')
+        log(4, f'Node "{node_name}" is not found; failed to remove it from the cache.', site=_ERROR_FUNC)
 
 
 # -- the volume binder's client ------------------------------------------------------------
@@ -204,7 +215,9 @@ class Configurator:
                          listers=self.informer_factory.listers, snapshot_shared_lister=self.node_info_snapshot,
                          volume_binder=self.volume_binder, informer_factory=self.informer_factory,
                          run_all_filters=self.always_check_all_predicates, loop=self.loop,
-                         observer=_hook(self.observer, "plugin_call"))
+                         observer=_hook(self.observer, "plugin_call"),
+                         point_observer=self.observer if _hook(self.observer, "extension_point_start") else None,
+                         profile_name=profile.scheduler_name)
 
     def create_from_provider(self, provider_name: str) -> Scheduler:
         """``createFromProvider``: every profile's plugins = provider defaults ⊕ its own.
@@ -212,7 +225,7 @@ class Configurator:
         The merge (and ``create``'s NodeResourcesFit ``ignoredResources``) is
         ``profile.frameworks.resolve_profiles``.
         """
-        self.log(2, f"Creating scheduler from algorithm provider '{provider_name}'")
+        self.log(2, f"Creating scheduler from algorithm provider '{provider_name}'", site=_CREATE_FROM_PROVIDER)
         self.profiles = list(resolve_profiles(self.config))
         return self.create()
 
@@ -266,6 +279,7 @@ def new(api: Any, loop: Any, config: Optional[KubeSchedulerConfiguration] = None
     extender URLs (default: loopback only).
     """
     config = config if config is not None else KubeSchedulerConfiguration()
+    log = as_log(log)
     with features.override(config.feature_gates):
         return _new(api, loop, config, seed, informer_factory, out_of_tree_registry, observer, log, extender_policy)
 
@@ -296,6 +310,19 @@ def _new(api: Any, loop: Any, config: KubeSchedulerConfiguration, seed: int,
         sched = configurator.create_from_provider(provider)
     except ValueError as err:
         raise SchedulerCreateError(f'couldn\'t create scheduler using provider "{provider}": {err}') from err
-    sched.event_handlers = add_all_event_handlers(
-        sched, informers, log=lambda level, message: log(0 if level == "error" else 4, message))
+    sched.event_handlers = add_all_event_handlers(sched, informers, log=_event_handlers_log(log))
     return sched
+
+
+def _event_handlers_log(log: Log) -> Callable[[str, str], None]:
+    """eventhandlers.go's ``(level, message)`` lines: errors at V(0) ``E``, infos at V(4) ``I``.
+
+    Its only info line is skipPodUpdate's; its error lines come from the handlers (the
+    skipPodUpdate one, rare, is attributed to them too).
+    """
+    def handlers_log(level: str, message: str) -> None:
+        if level == "error":
+            log(0, message, severity=ERROR, site=_EVENT_HANDLERS)
+        else:
+            log(4, message, severity=INFO, site=_SKIP_POD_UPDATE)
+    return handlers_log

@@ -28,8 +28,10 @@ Deviations:
 - ``Run`` also starts what server.go ``Run`` and ``internalcache.New`` start before it:
   the cache's expiry sweep and the informers (List + Watch), so one call starts a scheduler.
 
-Log hook: ``log(verbosity, message)`` with klog's verbosity (0 for Error/Warning lines) and
-upstream's message text.
+Log hook: ``log(verbosity, message, *, severity, site)`` with klog's verbosity (0 for
+Error/Warning lines), upstream's message text, the klog severity (``I``, ``W``, ``E``: which of
+Infof/Warningf/Errorf upstream calls) and the call site as (upstream file, function). A
+callable taking only ``(verbosity, message)`` still works: ``as_log`` drops the keywords.
 
 Observer hooks (keyword-only; each is called only when an observer is set and defines it):
 
@@ -55,6 +57,7 @@ Observer hooks (keyword-only; each is called only when an observer is set and de
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from dataclasses import dataclass
 from typing import Any, Callable, Final, Mapping, Optional, Protocol
 
@@ -81,12 +84,42 @@ BINDING_PRIORITY: Final = 0
 # Exceptions that are bugs in Python code, never an upstream ``err`` value.
 _BUGS: Final = (TypeError, AttributeError, NameError, AssertionError, ImportError)
 
-Log = Callable[[int, str], None]
+Log = Callable[..., None]  # log(verbosity, message, *, severity="I", site=(file, func))
+LogSite = tuple[str, str]
 ErrorFunc = Callable[[PodInfo, BaseException], None]
 
+INFO, WARNING, ERROR = "I", "W", "E"  # klog severities
+SCHEDULER_GO: Final = "pkg/scheduler/scheduler.go"
+EVENTHANDLERS_GO: Final = "pkg/scheduler/eventhandlers.go"
+SCHEDULE_ONE: Final[LogSite] = (SCHEDULER_GO, "Scheduler.scheduleOne")
+_NEXT_POD: Final[LogSite] = ("pkg/scheduler/internal/queue/scheduling_queue.go", "MakeNextPodFunc")
+_SKIP_POD_SCHEDULE: Final[LogSite] = (SCHEDULER_GO, "Scheduler.skipPodSchedule")
+_SKIP_POD_UPDATE: Final[LogSite] = (EVENTHANDLERS_GO, "Scheduler.skipPodUpdate")
+_RECORD_FAILURE: Final[LogSite] = (SCHEDULER_GO, "Scheduler.recordSchedulingFailure")
+_PREEMPT: Final[LogSite] = (SCHEDULER_GO, "Scheduler.preempt")
+_BIND_VOLUMES: Final[LogSite] = (SCHEDULER_GO, "Scheduler.bindVolumes")
+_ASSUME: Final[LogSite] = (SCHEDULER_GO, "Scheduler.assume")
+_FINISH_BINDING: Final[LogSite] = (SCHEDULER_GO, "Scheduler.finishBinding")
+_UPDATE_CONDITION: Final[LogSite] = (SCHEDULER_GO, "podConditionUpdaterImpl.update")
 
-def no_log(verbosity: int, message: str) -> None:
+
+def no_log(verbosity: int, message: str, **where: str) -> None:
     return None
+
+
+def as_log(log: Callable[..., None]) -> Log:
+    """``log`` itself when it takes ``severity`` and ``site``; else a wrapper dropping them."""
+    try:
+        params = inspect.signature(log).parameters.values()
+    except (TypeError, ValueError):
+        params = ()
+    names = {p.name for p in params}
+    if {"severity", "site"} <= names or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params):
+        return log
+
+    def two_argument_log(verbosity: int, message: str, **where: Any) -> None:
+        log(verbosity, message)
+    return two_argument_log
 
 
 def _ns_name(pod: Pod) -> str:
@@ -142,12 +175,12 @@ class PodConditionUpdater:
     """``podConditionUpdaterImpl``: UpdateStatus only when the condition really changes."""
 
     def __init__(self, client: Client, clock: Clock, log: Log = no_log) -> None:
-        self.client, self.clock, self.log = client, clock, log
+        self.client, self.clock, self.log = client, clock, as_log(log)
 
     def update(self, pod: Pod, condition: PodCondition) -> None:
         """Raises the API error of the UpdateStatus call, if any."""
         self.log(3, f"Updating pod condition for {_ns_name(pod)} to ({condition.type}=={condition.status}, "
-                    f"Reason={condition.reason})")
+                    f"Reason={condition.reason})", site=_UPDATE_CONDITION)
         status = update_pod_condition(pod.status, condition, self.clock.now())
         if status != pod.status:
             self.client.update_status(dataclasses.replace(pod, status=status))
@@ -210,9 +243,9 @@ class Scheduler:
         self.loop = loop
         self.disable_preemption = disable_preemption
         self.informer_factory = informer_factory
-        self.log = log
+        self.log = as_log(log)
         self.observer = observer
-        self.pod_condition_updater = PodConditionUpdater(client, loop, log)
+        self.pod_condition_updater = PodConditionUpdater(client, loop, self.log)
         self.pod_preemptor = PodPreemptor(client)
         self.event_handlers: Any = None  # set by add_all_event_handlers' caller (factory)
         self.running = False
@@ -286,7 +319,8 @@ class Scheduler:
         try:
             return self.scheduling_queue.pop()
         except QueueClosedError as err:
-            self.log(0, f"Error while retrieving next pod from scheduling queue: {err}")
+            self.log(0, f"Error while retrieving next pod from scheduling queue: {err}", severity=ERROR,
+                     site=_NEXT_POD)
             raise
 
     # -- scheduleOne -----------------------------------------------------------------------
@@ -301,7 +335,7 @@ class Scheduler:
         try:
             prof = self.profile_for_pod(pod)
         except ProfileNotFoundError as err:
-            self.log(0, str(err))
+            self.log(0, str(err), severity=ERROR, site=SCHEDULE_ONE)
             self._notify("cycle_end", pod=pod, profile=pod.spec.scheduler_name, scheduling_cycle=cycle,
                          result="no-profile", node="", message=str(err))
             return True
@@ -310,7 +344,7 @@ class Scheduler:
             self._notify("cycle_end", pod=pod, profile=name, scheduling_cycle=cycle, result="skipped",
                          node="", message="")
             return True
-        self.log(3, f"Attempting to schedule pod: {_ns_name(pod)}")
+        self.log(3, f"Attempting to schedule pod: {_ns_name(pod)}", site=SCHEDULE_ONE)
         self._notify("cycle_start", pod=pod, profile=name, scheduling_cycle=cycle)
         state = CycleState()
         outcome = self._scheduling_cycle(prof, state, pod_info)
@@ -396,11 +430,11 @@ class Scheduler:
         if is_fit_error(err):
             if self.disable_preemption:
                 self.log(3, "Pod priority feature is not enabled or preemption is disabled by scheduler "
-                            "configuration. No preemption is performed.")
+                            "configuration. No preemption is performed.", site=SCHEDULE_ONE)
             else:
                 self.preempt(prof, state, pod, err)
         elif not is_no_nodes_available(err):
-            self.log(0, f"error selecting node for pod: {err}")
+            self.log(0, f"error selecting node for pod: {err}", severity=ERROR, site=SCHEDULE_ONE)
 
     # -- the binding goroutine ---------------------------------------------------------
     def _binding_cycle(self, task: _BindingTask) -> None:
@@ -437,7 +471,7 @@ class Scheduler:
             self._binding_failed(task, err, SCHEDULER_ERROR, f"Binding rejected: {err}")
             return
         self.log(2, f'pod {_ns_name(pod)} is bound successfully on node "{host}", {task.evaluated_nodes} nodes '
-                    f"evaluated, {task.feasible_nodes} nodes were found feasible.")
+                    f"evaluated, {task.feasible_nodes} nodes were found feasible.", site=SCHEDULE_ONE)
         self._phase_start("PostBind", pod, host)
         prof.framework.run_post_bind_plugins(state, pod, host)
         self._phase_end("PostBind", pod, host, "Success", "")
@@ -460,7 +494,7 @@ class Scheduler:
             prof.recorder.eventf(pod, events.WARNING, events.FAILED_SCHEDULING,
                                  events.skip_deleting_note(pod.metadata.namespace, pod.metadata.name),
                                  action=events.ACTION_SCHEDULING)
-            self.log(3, f"Skip schedule deleting pod: {_ns_name(pod)}")
+            self.log(3, f"Skip schedule deleting pod: {_ns_name(pod)}", site=_SKIP_POD_SCHEDULE)
             return True
         return self.skip_pod_update(pod)
 
@@ -470,7 +504,8 @@ class Scheduler:
         if handlers is None:
             from kubesched.scheduler.eventhandlers import EventHandlers
             handlers = self.event_handlers = EventHandlers(self, lambda level, msg: self.log(
-                0 if level == "error" else 4, msg))
+                0 if level == "error" else 4, msg, severity=ERROR if level == "error" else INFO,
+                site=_SKIP_POD_UPDATE))
         return handlers.skip_pod_update(pod)
 
     def record_scheduling_failure(self, prof: Any, pod_info: PodInfo, err: BaseException, reason: str,
@@ -485,7 +520,8 @@ class Scheduler:
         try:
             self.pod_condition_updater.update(pod, condition)
         except APIError as update_err:
-            self.log(0, f"Error updating the condition of the pod {_ns_name(pod)}: {update_err}")
+            self.log(0, f"Error updating the condition of the pod {_ns_name(pod)}: {update_err}", severity=ERROR,
+                     site=_RECORD_FAILURE)
 
     def preempt(self, prof: Any, state: CycleState, preemptor: Pod, schedule_err: BaseException) -> str:
         """``preempt``: nominate, delete victims, clear lower-priority nominations; returns the node."""
@@ -498,14 +534,15 @@ class Scheduler:
         try:
             preemptor = self.pod_preemptor.get_updated_pod(preemptor)
         except APIError as err:
-            self.log(0, f"Error getting the updated preemptor pod object: {err}")
+            self.log(0, f"Error getting the updated preemptor pod object: {err}", severity=ERROR, site=_PREEMPT)
             return ""
         try:
             node, victims, nominated_pods_to_clear = self.algorithm.preempt(prof, state, preemptor, schedule_err)
         except _BUGS:
             raise
         except Exception as err:  # noqa: BLE001 - Preempt's err
-            self.log(0, f"Error preempting victims to make room for {_ns_name(preemptor)}: {err}")
+            self.log(0, f"Error preempting victims to make room for {_ns_name(preemptor)}: {err}", severity=ERROR,
+                     site=_PREEMPT)
             return ""
         node_name = node or ""
         if node_name:
@@ -514,7 +551,7 @@ class Scheduler:
                 self.pod_preemptor.set_nominated_node_name(preemptor, node_name)
             except APIError as err:
                 self.log(0, f"Error in preemption process. Cannot set 'NominatedPod' on pod "
-                            f"{_ns_name(preemptor)}: {err}")
+                            f"{_ns_name(preemptor)}: {err}", severity=ERROR, site=_PREEMPT)
                 self.scheduling_queue.delete_nominated_pod_if_exists(preemptor)
                 return ""
             self._notify("nominate", pod=preemptor, node=node_name)
@@ -522,7 +559,7 @@ class Scheduler:
                 try:
                     self.pod_preemptor.delete_pod(victim)
                 except APIError as err:
-                    self.log(0, f"Error preempting pod {_ns_name(victim)}: {err}")
+                    self.log(0, f"Error preempting pod {_ns_name(victim)}: {err}", severity=ERROR, site=_PREEMPT)
                     return ""
                 waiting = prof.framework.get_waiting_pod(victim.metadata.uid)
                 if waiting is not None:
@@ -536,14 +573,14 @@ class Scheduler:
             try:
                 self.pod_preemptor.remove_nominated_node_name(p)
             except APIError as err:
-                self.log(0, f"Cannot remove 'NominatedPod' field of pod: {err}")
+                self.log(0, f"Cannot remove 'NominatedPod' field of pod: {err}", severity=ERROR, site=_PREEMPT)
                 continue
             self._notify("clear_nomination", pod=p)
         return node_name
 
     def bind_volumes(self, assumed: Pod) -> Optional[BaseException]:
         """``bindVolumes``: BindPodVolumes; on error ForgetPod and return the error."""
-        self.log(5, f'Trying to bind volumes for pod "{_ns_name(assumed)}"')
+        self.log(5, f'Trying to bind volumes for pod "{_ns_name(assumed)}"', site=_BIND_VOLUMES)
         self._phase_start("BindVolumes", assumed, assumed.spec.node_name)
         try:
             self.volume_binder.bind_pod_volumes(assumed)
@@ -551,11 +588,11 @@ class Scheduler:
             raise
         except Exception as err:  # noqa: BLE001 - the binder's err
             self._phase_end("BindVolumes", assumed, assumed.spec.node_name, "Error", str(err))
-            self.log(1, f'Failed to bind volumes for pod "{_ns_name(assumed)}": {err}')
+            self.log(1, f'Failed to bind volumes for pod "{_ns_name(assumed)}": {err}', site=_BIND_VOLUMES)
             self._forget(assumed)
             return err
         self._phase_end("BindVolumes", assumed, assumed.spec.node_name, "Success", "")
-        self.log(5, f'Success binding volumes for pod "{_ns_name(assumed)}"')
+        self.log(5, f'Success binding volumes for pod "{_ns_name(assumed)}"', site=_BIND_VOLUMES)
         return None
 
     def assume(self, assumed: Pod, host: str) -> None:
@@ -565,7 +602,7 @@ class Scheduler:
         except _BUGS:
             raise
         except Exception as err:
-            self.log(0, f"scheduler cache AssumePod failed: {err}")
+            self.log(0, f"scheduler cache AssumePod failed: {err}", severity=ERROR, site=_ASSUME)
             raise
         self._notify("assume", pod=assumed, node=host)
         if self.scheduling_queue is not None:
@@ -618,7 +655,7 @@ class Scheduler:
         """``finishBinding``: FinishBinding; on error ForgetPod, else the ``Scheduled`` event."""
         self.scheduler_cache.finish_binding(assumed)
         if err is not None:
-            self.log(1, f"Failed to bind pod: {_ns_name(assumed)}")
+            self.log(1, f"Failed to bind pod: {_ns_name(assumed)}", site=_FINISH_BINDING)
             self._forget(assumed)
             return
         prof.recorder.eventf(assumed, events.NORMAL, events.SCHEDULED,
@@ -633,7 +670,7 @@ class Scheduler:
         except _BUGS:
             raise
         except Exception as err:  # noqa: BLE001 - logged upstream
-            self.log(0, f"scheduler cache ForgetPod failed: {err}")
+            self.log(0, f"scheduler cache ForgetPod failed: {err}", severity=ERROR, site=SCHEDULE_ONE)
             return
         self._notify("forget", pod=pod, node=pod.spec.node_name)
 

@@ -22,6 +22,9 @@ How events flow:
    server do upstream.
 5. ``has_synced()`` turns true once the initial ADDED deliveries have all run
    (``WaitForCacheSync``).
+6. ``on_deliver`` hooks (not upstream; for the trace) hear each delivery as
+   ``hook(kind, event_type, obj, old)`` after the store changed and before any handler
+   runs, in delivery order; ``old`` is the previous copy (None for ADDED).
 
 Handlers of one kind run in registration order (upstream: one goroutine per handler,
 so their relative order is not fixed). ``FilteringResourceEventHandler`` turns an update
@@ -141,7 +144,7 @@ class SharedInformer:
     def get(self, namespace: str, name: str) -> Optional[Any]:
         return self.store.get((namespace, name))
 
-    def deliver(self, event_type: str, obj: Any) -> Optional[tuple[str, Any, Any]]:
+    def apply(self, event_type: str, obj: Any) -> Optional[tuple[str, Any, Any]]:
         """Apply one change to the store; returns (ADDED|MODIFIED|DELETED, obj, old) or None."""
         key, old = _key(obj), self.store.get(_key(obj))
         visible = event_type != DELETED and _visible(self.kind, obj)
@@ -157,10 +160,10 @@ class SharedInformer:
             # A real delete carries the object's final state; an object leaving the field
             # selector is deleted with its previous content (the watch cache's rule).
             change = (DELETED, obj if event_type == DELETED else old, old)
-        self._notify(*change)
         return change
 
-    def _notify(self, event_type: str, obj: Any, old: Any) -> None:
+    def notify(self, event_type: str, obj: Any, old: Any) -> None:
+        """Hand one applied change to every handler, in registration order."""
         for handler in list(self.handlers):
             if event_type == ADDED:
                 handler.on_add(obj)
@@ -170,17 +173,21 @@ class SharedInformer:
                 handler.on_delete(obj)
 
 
+DeliverHook = Callable[[str, str, Any, Any], None]  # (kind, event_type, obj, old)
+
+
 class InformerFactory:
     """``SharedInformerFactory`` on the simulated loop."""
 
     def __init__(self, apiserver: APIServerLike, loop: LoopLike, *, priority: int = INFORMER_PRIORITY,
-                 listers: Optional[InformerListers] = None) -> None:
+                 listers: Optional[InformerListers] = None, on_deliver: Optional[DeliverHook] = None) -> None:
         self.apiserver = apiserver
         self.loop = loop
         self.priority = priority
         self.listers = listers if listers is not None else InformerListers()
         self.informers: dict[str, SharedInformer] = {}
         self.delivered: list[tuple[str, str, str, str]] = []  # (type, kind, namespace, name) as seen
+        self.on_deliver: list[DeliverHook] = [on_deliver] if on_deliver is not None else []
         self._synced = False
         self._started = False
         self._stop_watch: Optional[Callable[[], None]] = None
@@ -240,6 +247,11 @@ class InformerFactory:
                 self.listers.delete(obj)
             else:
                 self.listers.upsert(obj)
-        change = self.informer(kind).deliver(event_type, obj)
-        if change is not None:
-            self.delivered.append((change[0], kind, obj.metadata.namespace, obj.metadata.name))
+        informer = self.informer(kind)
+        change = informer.apply(event_type, obj)
+        if change is None:
+            return
+        for hook in self.on_deliver:
+            hook(kind, *change)
+        informer.notify(*change)
+        self.delivered.append((change[0], kind, obj.metadata.namespace, obj.metadata.name))

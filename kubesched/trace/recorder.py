@@ -8,9 +8,12 @@ One ``TraceRecorder`` is handed to every component. It exposes each hook by name
 - scheduler.py: ``pod_popped``, ``cycle_start``, ``cycle_end``, ``phase_start``, ``phase_end``,
   ``assume``, ``forget``, ``permit_wait``, ``binding_cycle_start``, ``binding_cycle_end``,
   ``bind``, ``scheduling_failure``, ``nominate``, ``victim``, ``clear_nomination``; its
-  ``log=`` callable is ``recorder.log(verbosity, message)``.
+  ``log=`` callable is ``recorder.log(verbosity, message, *, severity="I", site=None)``
+  (``site`` the upstream (file, function) of the klog call).
 - factory.py: ``requeue``, ``queue_move`` (also ``on_move`` for a queue wired directly),
-  ``cache_event`` (append it to ``cache.hooks``), ``plugin_call`` (a framework's ``observer``).
+  ``cache_event`` (append it to ``cache.hooks``), ``plugin_call`` (a framework's ``observer``),
+  ``extension_point_start``/``extension_point_end`` (a framework's ``point_observer``; the
+  generic scheduler's for Filter).
 - core/generic_scheduler.py: ``feasible_nodes_to_find``, ``nominated_pods_pass``,
   ``filter_walk_done``, ``extender_filter``, ``extender_prioritize``, ``node_scores``,
   ``select_host``, ``schedule_result``; core/preemption.py: ``preemption_eligibility``,
@@ -20,10 +23,11 @@ One ``TraceRecorder`` is handed to every component. It exposes each hook by name
 - startup and leader election (defined here for cmd/app and client/leaderelection):
   ``startup_step(step, message="", details=(), file="", func="")`` and
   ``leader_election(identity, transition, holder="", lock="", message="")``.
-- ``attach_informers(factory)`` registers one handler per kind on the informer factory
-  (before the scheduler's handlers, so a delivery's record precedes its effects);
-  ``attach_apiserver(api)`` watches stored Events (counts as ``kubectl describe`` shows);
-  ``attach_scheduler(sched)`` reads each profile's Score plugin weights.
+- ``attach_informers(factory)`` adds an ``on_deliver`` hook to the informer factory: each
+  delivery is recorded in delivery order, before any handler runs, so its record precedes
+  its effects; ``attach_apiserver(api)`` watches stored Events (counts as ``kubectl
+  describe`` shows); ``attach_scheduler(sched)`` is kept for callers and does nothing (the
+  framework now hands each Score call over with its weight).
 
 Context: a record's ``cycle``/``profile`` are those of its pod's scheduling cycle, from
 ``pod_popped`` until ``cycle_end`` (or, for a pod handed to the binding cycle, until
@@ -31,10 +35,14 @@ Context: a record's ``cycle``/``profile`` are those of its pod's scheduling cycl
 cycle; otherwise None. Plugin calls carry the scheduler phase they ran in (Schedule,
 Preempt, Reserve …).
 
-Score calls are held back until the runner has normalized them (the next record of any
-other kind, or ``flush()``), then emitted in call order with normalized score, weight
-(from ``attach_scheduler``/``set_weights``) and weighted score filled in, followed by the
-NormalizeScore calls; ``node_scores`` then adds a SCORE_SUMMARY with the whole table.
+Extension points are PHASE_START/PHASE_END records too (PreFilter, Filter, PreScore and
+Score nest inside the scheduler's Schedule phase); where the scheduler already reports a
+phase of the same name around the runner (Reserve, Permit, PreBind, Bind, PostBind,
+Unreserve) that one record pair stands for both.
+
+Score calls arrive once the framework has normalized and weighted them, in call order and
+each with raw, normalized and weighted score and weight, then the NormalizeScore calls;
+``node_scores`` then adds a SCORE_SUMMARY with the whole table.
 
 Cache ``Assume``/``Forget`` events are not recorded twice: the scheduler's ``assume`` and
 ``forget`` hooks give ASSUME/FORGET; the cache's ``Expire`` gives EXPIRE.
@@ -122,10 +130,6 @@ def _status_reasons(status: Any) -> tuple[str, ...]:
     return () if status is None else tuple(status.reasons)
 
 
-def _ok(status: Any) -> bool:
-    return status is None or _status_code(status) == "Success"
-
-
 def _pairs(items: Iterable[tuple[Any, Any]]) -> tuple[tuple[Any, Any], ...]:
     return tuple((a, b) for a, b in items)
 
@@ -140,9 +144,7 @@ class TraceRecorder:
         self._ctx: dict[str, tuple[int, str | None]] = {}
         self._active: _Ctx = _NO_CTX
         self._phase: dict[str, str] = {}
-        self._weights: dict[str, dict[str, int]] = {}
-        self._pending: list[tuple[float, Any, str]] = []  # (time, framework PluginCall, phase)
-        self._score_rows: tuple[str | None, tuple[ScoreRow, ...]] = (None, ())
+        self._score_rows: tuple[str | None, list[ScoreRow]] = (None, [])
 
     # -- wiring ------------------------------------------------------------------------------
     @property
@@ -152,30 +154,42 @@ class TraceRecorder:
 
     @property
     def trace(self) -> Trace:
-        self.flush()
         return self._trace
+
+    def flush(self) -> None:
+        """Nothing is held back any more (kept for callers)."""
 
     def bind_clock(self, clock: Any) -> None:
         self.clock = clock
 
-    def set_weights(self, profile: str, weights: Mapping[str, int]) -> None:
-        self._weights[profile] = dict(weights)
-
     def attach_scheduler(self, sched: Any) -> None:
-        """Read every profile's plugin weights (``framework.plugin_name_to_weight``)."""
-        for name, prof in sched.profiles.items():
-            self.set_weights(name, prof.framework.plugin_name_to_weight)
+        """Nothing left to read: Score calls carry their weights (kept for callers)."""
 
-    def attach_informers(self, factory: Any, kinds: Iterable[str] | None = None) -> None:
-        """Record every informer delivery; call before the scheduler registers its handlers."""
+    def attach_informers(self, factory: Any, kinds: Iterable[str] | None = None, *,
+                         gate: Callable[[], bool] | None = None) -> None:
+        """Record every informer delivery (of ``kinds`` only, if given; while ``gate()``, if given).
+
+        Uses the factory's ``on_deliver`` hooks: records in delivery order, each before any
+        handler runs. A factory without them (a wrapper offering ``add_event_handler`` only)
+        gets one handler per kind instead, which runs in registration order.
+        """
         if not self.enabled:
+            return
+        wanted = None if kinds is None else frozenset(kinds)
+
+        def on_deliver(kind: str, event_type: str, obj: Any, old: Any) -> None:
+            if (wanted is None or kind in wanted) and (gate is None or gate()):
+                self.informer_delivery(kind, event_type, obj, old)
+        hooks = getattr(factory, "on_deliver", None)
+        if hooks is not None:
+            hooks.append(on_deliver)
             return
         from kubesched.sim.informers import LIST_ORDER, ResourceEventHandlerFuncs
         for kind in (LIST_ORDER if kinds is None else kinds):
             factory.add_event_handler(kind, ResourceEventHandlerFuncs(
-                add_func=lambda obj: self._informer("ADDED", obj),
-                update_func=lambda old, new: self._informer("MODIFIED", new),
-                delete_func=lambda obj: self._informer("DELETED", obj)))
+                add_func=lambda obj, k=kind: on_deliver(k, "ADDED", obj, None),
+                update_func=lambda old, new, k=kind: on_deliver(k, "MODIFIED", new, old),
+                delete_func=lambda obj, k=kind: on_deliver(k, "DELETED", obj, None)))
 
     def attach_apiserver(self, api: Any) -> Callable[[], None]:
         """Record every stored Event (ADDED or count/lastTimestamp updated); returns ``stop``."""
@@ -197,47 +211,10 @@ class TraceRecorder:
     def _emit(self, kind: Kind, pod: str | None, data: Payload = None, *, node: str | None = None,
               plugin: str | None = None, loc: tuple[str, str] | None = None,
               ctx: _Ctx | None = None, time: float | None = None) -> None:
-        if self._pending:
-            self.flush()
         cycle, profile = ctx if ctx is not None else self._context(pod)
         file, func = loc if loc is not None else upstream.KIND_LOCATION[kind]
         self._trace.append(Record(len(self._trace), self._now() if time is None else time, kind, cycle, pod,
                                   profile, node or None, plugin, file, func, data))
-
-    def flush(self) -> None:
-        """Emit held-back Score/NormalizeScore calls with their normalized and weighted scores."""
-        pending, self._pending = self._pending, []
-        if not pending:
-            return
-        normalized = {call.plugin: dict(call.scores) for _, call, _ in pending if call.extension_point == _NORMALIZE}
-        ok = all(_ok(call.status) for _, call, _ in pending)
-        rows: list[ScoreRow] = []
-        key = None
-        for time, call, phase in pending:
-            key = pod_key(call.pod)
-            cycle_profile = self._context(key)
-            data: PluginCall
-            if call.extension_point == _SCORE:
-                row = self._score_row(call, cycle_profile[1], normalized, ok)
-                rows.append(row)
-                data = PluginCall(_SCORE, phase, _status_code(call.status), _status_reasons(call.status),
-                                  row.raw_score, row.normalized_score, row.weight, row.weighted_score)
-            else:
-                data = PluginCall(call.extension_point, phase, _status_code(call.status),
-                                  _status_reasons(call.status), scores=_pairs(call.scores))
-            self._emit(Kind.PLUGIN_CALL, key, data, node=call.node, plugin=call.plugin,
-                       loc=upstream.plugin_location(call.plugin, call.extension_point), ctx=cycle_profile, time=time)
-        self._score_rows = (key, tuple(rows))
-
-    def _score_row(self, call: Any, profile: str | None, normalized: Mapping[str, Mapping[str, int]],
-                   ok: bool) -> ScoreRow:
-        raw = call.score
-        weight = self._weights.get(profile or "", {}).get(call.plugin)
-        if not ok:
-            return ScoreRow(call.node, call.plugin, raw, None, weight, None)
-        norm = normalized[call.plugin].get(call.node) if call.plugin in normalized else raw
-        weighted = norm * weight if weight is not None and norm is not None and 0 <= norm <= 100 else None
-        return ScoreRow(call.node, call.plugin, raw, norm, weight, weighted)
 
     # -- framework -------------------------------------------------------------------------------
     def plugin_call(self, call: Any) -> None:
@@ -246,13 +223,48 @@ class TraceRecorder:
             return
         key = pod_key(call.pod)
         phase = self._phase.get(key, "") if key is not None else ""
-        if call.extension_point in (_SCORE, _NORMALIZE):
-            self._pending.append((self._now(), call, phase))
-            return
-        data = PluginCall(call.extension_point, phase, _status_code(call.status), _status_reasons(call.status),
-                          timeout=call.timeout)
+        cycle, profile = self._context(key)
+        ctx = (cycle, profile or call.profile or None)
+        code, reasons = _status_code(call.status), _status_reasons(call.status)
+        if call.extension_point == _SCORE:
+            self._score_row(key, ScoreRow(call.node, call.plugin, call.score, call.normalized_score, call.weight,
+                                          call.weighted_score))
+            data = PluginCall(_SCORE, phase, code, reasons, call.score, call.normalized_score, call.weight,
+                              call.weighted_score)
+        elif call.extension_point == _NORMALIZE:
+            data = PluginCall(_NORMALIZE, phase, code, reasons, weight=call.weight, scores=_pairs(call.scores))
+        else:
+            data = PluginCall(call.extension_point, phase, code, reasons, timeout=call.timeout)
         self._emit(Kind.PLUGIN_CALL, key, data, node=call.node, plugin=call.plugin,
-                   loc=upstream.plugin_location(call.plugin, call.extension_point))
+                   loc=upstream.plugin_location(call.plugin, call.extension_point), ctx=ctx)
+
+    def _score_row(self, key: str | None, row: ScoreRow) -> None:
+        rows_key, rows = self._score_rows
+        if rows_key != key:
+            rows = []
+            self._score_rows = (key, rows)
+        rows.append(row)
+
+    def extension_point_start(self, *, extension_point: str, pod: Any, profile: str, node: str = "") -> None:
+        """A runner starts (framework ``point_observer``; the generic scheduler's Filter walk)."""
+        if not self.enabled:
+            return
+        key = pod_key(pod)
+        if not self._same_as_scheduler_phase(key, extension_point):
+            self._emit(Kind.PHASE_START, key, Phase(extension_point), node=node,
+                       loc=upstream.phase_location(extension_point))
+
+    def extension_point_end(self, *, extension_point: str, pod: Any, profile: str, node: str = "",
+                            code: str = "Success", message: str = "") -> None:
+        if not self.enabled:
+            return
+        key = pod_key(pod)
+        if not self._same_as_scheduler_phase(key, extension_point):
+            self._emit(Kind.PHASE_END, key, Phase(extension_point, code, message), node=node,
+                       loc=upstream.phase_location(extension_point))
+
+    def _same_as_scheduler_phase(self, key: str | None, extension_point: str) -> bool:
+        return key is not None and self._phase.get(key) == extension_point
 
     # -- scheduler.py ------------------------------------------------------------------------------
     def pod_popped(self, *, pod: Any, scheduling_cycle: int, attempts: int) -> None:
@@ -350,12 +362,10 @@ class TraceRecorder:
         if self.enabled:
             self._emit(Kind.CLEAR_NOMINATION, pod_key(pod))
 
-    def log(self, verbosity: int, message: str) -> None:
-        """The scheduler's ``log(verbosity, message)`` callable."""
-        if not self.enabled:
-            return
-        file, func, severity = upstream.log_site(message, verbosity)
-        self._emit(Kind.LOG, None, LogLine(verbosity, severity, message), loc=(file, func))
+    def log(self, verbosity: int, message: str, *, severity: str = "I", site: tuple[str, str] | None = None) -> None:
+        """The engine's ``log`` callable: klog verbosity, message, severity (I/W/E), (file, func)."""
+        if self.enabled:
+            self._emit(Kind.LOG, None, LogLine(verbosity, severity, message), loc=site)
 
     # -- factory.py --------------------------------------------------------------------------------
     def requeue(self, *, pod: Any, scheduling_cycle: int) -> None:
@@ -422,12 +432,12 @@ class TraceRecorder:
     def node_scores(self, *, pod: Any, scores: Iterable[tuple[str, int]], extender_scores: Mapping[str, int]) -> None:
         if not self.enabled:
             return
-        self.flush()
         key = pod_key(pod)
         rows_key, rows = self._score_rows
-        self._score_rows = (None, ())
+        self._score_rows = (None, [])
         self._emit(Kind.SCORE_SUMMARY, key,
-                   ScoreSummary(rows if rows_key == key else (), _pairs(extender_scores.items()), _pairs(scores)))
+                   ScoreSummary(tuple(rows) if rows_key == key else (), _pairs(extender_scores.items()),
+                                _pairs(scores)))
 
     def select_host(self, *, pod: Any, max_score: int, ties: Iterable[str], selected: str) -> None:
         if self.enabled:
@@ -499,8 +509,10 @@ class TraceRecorder:
                    node=ref.name if ref.kind == "Node" else None)
 
     # -- informers -----------------------------------------------------------------------------------------
-    def _informer(self, event_type: str, obj: Any) -> None:
-        kind = getattr(type(obj), "KIND", type(obj).__name__)
+    def informer_delivery(self, kind: str, event_type: str, obj: Any, old: Any = None) -> None:
+        """The informer factory's ``on_deliver(kind, event_type, obj, old)`` (see ``attach_informers``)."""
+        if not self.enabled:
+            return
         meta = obj.metadata
         if kind == "Pod":
             key, node = pod_key(obj), obj.spec.node_name

@@ -150,8 +150,14 @@ def plugin_location(plugin: str, extension_point: str) -> Location:
 
 
 # -- phases of scheduleOne / the binding cycle --------------------------------------------------
+# Extension points reported by the framework's runners (and the generic scheduler's Filter
+# walk) share this table with the scheduler's phases: Reserve … Unreserve are both.
 PHASE_LOCATION: Final[dict[str, Location]] = {
     "Schedule": (GENERIC_SCHEDULER_GO, "genericScheduler.Schedule"),
+    "PreFilter": (FRAMEWORK_GO, "framework.RunPreFilterPlugins"),
+    "Filter": (GENERIC_SCHEDULER_GO, "genericScheduler.findNodesThatPassFilters"),
+    "PreScore": (FRAMEWORK_GO, "framework.RunPreScorePlugins"),
+    "Score": (FRAMEWORK_GO, "framework.RunScorePlugins"),
     "Preempt": (SCHEDULER_GO, "Scheduler.preempt"),
     "AssumePodVolumes": (SCHEDULER_GO, "Scheduler.scheduleOne"),
     "Reserve": (FRAMEWORK_GO, "framework.RunReservePlugins"),
@@ -218,53 +224,6 @@ EVENT_FUNC: Final[dict[str, str]] = {
 
 def event_location(reason: str) -> Location:
     return SCHEDULER_GO, EVENT_FUNC.get(reason, "Scheduler.scheduleOne")
-
-
-# -- log lines: message prefix → (file, func, severity) ------------------------------------------------
-# Severity is what klog call upstream uses (Infof/Warningf/Errorf); the engine's log hook
-# only gives the verbosity (0 for non-V lines), so the prefix decides.
-LOG_SITES: Final[tuple[tuple[str, str, str, str], ...]] = (
-    ("Attempting to schedule pod: ", SCHEDULER_GO, "Scheduler.scheduleOne", "I"),
-    ("Skip schedule deleting pod: ", SCHEDULER_GO, "Scheduler.skipPodSchedule", "I"),
-    ("Pod priority feature is not enabled", SCHEDULER_GO, "Scheduler.scheduleOne", "I"),
-    ("error selecting node for pod: ", SCHEDULER_GO, "Scheduler.scheduleOne", "E"),
-    ("profile not found for scheduler name", SCHEDULER_GO, "Scheduler.scheduleOne", "E"),
-    ("Updating pod condition for ", SCHEDULER_GO, "podConditionUpdaterImpl.update", "I"),
-    ("Error updating the condition of the pod", SCHEDULER_GO, "Scheduler.recordSchedulingFailure", "E"),
-    ("Error getting the updated preemptor pod object", SCHEDULER_GO, "Scheduler.preempt", "E"),
-    ("Error preempting victims to make room for", SCHEDULER_GO, "Scheduler.preempt", "E"),
-    ("Error in preemption process.", SCHEDULER_GO, "Scheduler.preempt", "E"),
-    ("Error preempting pod ", SCHEDULER_GO, "Scheduler.preempt", "E"),
-    ("Cannot remove 'NominatedPod' field of pod", SCHEDULER_GO, "Scheduler.preempt", "E"),
-    ("Trying to bind volumes for pod", SCHEDULER_GO, "Scheduler.bindVolumes", "I"),
-    ("Failed to bind volumes for pod", SCHEDULER_GO, "Scheduler.bindVolumes", "I"),
-    ("Success binding volumes for pod", SCHEDULER_GO, "Scheduler.bindVolumes", "I"),
-    ("scheduler cache AssumePod failed", SCHEDULER_GO, "Scheduler.assume", "E"),
-    ("scheduler cache ForgetPod failed", SCHEDULER_GO, "Scheduler.scheduleOne", "E"),
-    ("scheduler cache FinishBinding failed", SCHEDULER_GO, "Scheduler.finishBinding", "E"),
-    ("Failed to bind pod: ", SCHEDULER_GO, "Scheduler.finishBinding", "I"),
-    ("pod ", SCHEDULER_GO, "Scheduler.scheduleOne", "I"),  # "pod x/y is bound successfully on node …"
-    ("Error while retrieving next pod from scheduling queue", SCHED + "/internal/queue/scheduling_queue.go",
-     "MakeNextPodFunc", "E"),
-    ("Creating scheduler from algorithm provider", FACTORY_GO, "Configurator.createFromProvider", "I"),
-    ("Unable to schedule ", FACTORY_GO, "MakeDefaultErrorFunc", "I"),
-    ("Error scheduling ", FACTORY_GO, "MakeDefaultErrorFunc", "E"),
-    ("A pod ", FACTORY_GO, "MakeDefaultErrorFunc", "W"),
-    ("Error getting pod ", FACTORY_GO, "MakeDefaultErrorFunc", "E"),
-    ("Node \"", FACTORY_GO, "MakeDefaultErrorFunc", "I"),
-    ("Skipping pod ", EVENTHANDLERS_GO, "Scheduler.skipPodUpdate", "I"),
-    ("failed to check whether pod ", EVENTHANDLERS_GO, "Scheduler.skipPodUpdate", "E"),
-)
-
-
-def log_site(message: str, verbosity: int) -> tuple[str, str, str]:
-    """(file, func, severity) of a log line; unknown lines: scheduler.go, ``I`` (``E`` at V(0))."""
-    for prefix, path, func, severity in LOG_SITES:
-        if message.startswith(prefix):
-            return path, func, severity
-    if message.endswith(" failed") or " failed: " in message:
-        return EVENTHANDLERS_GO, "addAllEventHandlers", "E" if verbosity == 0 else "I"
-    return SCHEDULER_GO, "Scheduler.scheduleOne", "E" if verbosity == 0 else "I"
 
 
 # -- permalinks ----------------------------------------------------------------------------------------

@@ -162,3 +162,24 @@ def test_uninterested_extender_is_skipped_and_empty_list_stops_extenders():
     with pytest.raises(FitError):
         harness.schedule(pod("p"))
     assert (skipped.filter_calls, emptying.filter_calls, never.filter_calls) == (0, 1, 0)
+
+
+@pytest.mark.parametrize("cpu, plugins, code, message", [
+    ("1", FIT, "Success", ""),
+    ("3", FIT, "Unschedulable", ""),
+    (None, {"filter": [{"name": "FakeFilter", "failedNodeReturnCodeMap": {"n1": "Error"}}]}, "Error",
+     'running "FakeFilter" filter plugin for pod "p": injecting failure for pod p'),
+], ids=["fits", "no-node-fits", "filter-error"])
+def test_filter_walk_is_framed_by_extension_point_start_and_end(cpu, plugins, code, message):
+    rec = Recorder()
+    harness = Harness([node("n1", cpu="2")], plugins, observer=rec)
+    try:
+        harness.schedule(pod("p", cpu=cpu))
+    except (FitError, FrameworkError):
+        pass
+    hooks = [name for name, _ in rec.calls if name in (
+        "extension_point_start", "feasible_nodes_to_find", "filter_walk_done", "extension_point_end")]
+    assert hooks == ["extension_point_start", "feasible_nodes_to_find", "filter_walk_done", "extension_point_end"]
+    start, end = rec.of("extension_point_start")[0], rec.of("extension_point_end")[0]
+    assert (start["extension_point"], start["node"], start["pod"].metadata.name) == ("Filter", "", "p")
+    assert (end["extension_point"], end["code"], end["message"]) == ("Filter", code, message)

@@ -165,7 +165,8 @@ def test_hook_outside_a_cycle(hook, kwargs, kind, node, plugin, loc, data):
 def test_hook_disabled_records_nothing(hook, kwargs, kind, node, plugin, loc, data):
     rec = TraceRecorder(clock=Clock(2.5), enabled=False)
     getattr(rec, hook)(**kwargs)
-    rec.log(0, "x")
+    rec.log(0, "x", severity="E")
+    rec.extension_point_start(extension_point="PreFilter", pod=A, profile="p")
     rec.startup_step(step="s")
     rec.leader_election(identity="a", transition="acquired")
     assert rec.observer is None
@@ -179,19 +180,17 @@ def test_cache_assume_and_forget_are_left_to_the_scheduler_hooks():
     assert len(rec.trace) == 0
 
 
-@pytest.mark.parametrize("verbosity, message, severity, loc", [
-    (3, "Attempting to schedule pod: default/a", "I", (up.SCHEDULER_GO, "Scheduler.scheduleOne")),
-    (0, "error selecting node for pod: boom", "E", (up.SCHEDULER_GO, "Scheduler.scheduleOne")),
-    (0, "A pod default/a no longer exists", "W", (up.FACTORY_GO, "MakeDefaultErrorFunc")),
-    (2, "Unable to schedule default/a: no fit: x; waiting", "I", (up.FACTORY_GO, "MakeDefaultErrorFunc")),
-    (0, "something new", "E", (up.SCHEDULER_GO, "Scheduler.scheduleOne")),
-    (4, "something new", "I", (up.SCHEDULER_GO, "Scheduler.scheduleOne")),
+@pytest.mark.parametrize("kwargs, severity, loc", [
+    (dict(severity="E", site=(up.SCHEDULER_GO, "Scheduler.preempt")), "E", (up.SCHEDULER_GO, "Scheduler.preempt")),
+    (dict(severity="W", site=(up.FACTORY_GO, "MakeDefaultErrorFunc")), "W", (up.FACTORY_GO, "MakeDefaultErrorFunc")),
+    (dict(site=(up.EVENTHANDLERS_GO, "Scheduler.skipPodUpdate")), "I", (up.EVENTHANDLERS_GO, "Scheduler.skipPodUpdate")),
+    ({}, "I", (up.SCHEDULER_GO, "Scheduler.scheduleOne")),  # a (verbosity, message) caller
 ])
-def test_log(verbosity, message, severity, loc):
+def test_log_takes_severity_and_site_as_given(kwargs, severity, loc):
     rec = TraceRecorder(clock=Clock(1.0))
-    rec.log(verbosity, message)
+    rec.log(3, "some line", **kwargs)
     assert list(rec.trace) == [Record(0, 1.0, Kind.LOG, None, None, None, None, None, loc[0], loc[1],
-                                      LogLine(verbosity, severity, message))]
+                                      LogLine(3, severity, "some line"))]
 
 
 def test_startup_and_leader_election():
@@ -265,31 +264,30 @@ def test_victim_takes_the_preemptors_cycle():
     assert envelope(rec.trace[-1]) == (Kind.VICTIM, 9, "default/v", "default-scheduler", "n1")
 
 
-# -- Score: held back, then emitted with normalized and weighted values ----------------------------
-def score_cycle(rec: TraceRecorder, fail_at: str | None = None) -> None:
+# -- Score: the framework hands each call over complete ----------------------------------------
+def score_cycle(rec: TraceRecorder) -> None:
     rec.pod_popped(pod=A, scheduling_cycle=1, attempts=1)
     rec.phase_start(phase="Schedule", pod=A, node="")
-    for node, raws in (("n1", (10, 3)), ("n2", (20, 0))):
-        for plugin, raw in zip(("Spread", "Least"), raws):
-            status = Status(Code.ERROR, ("bad",)) if fail_at == f"{node}/{plugin}" else None
-            rec.plugin_call(Call("Score", plugin, A, node, status, score=raw))
-            if status is not None:
-                return
-    rec.plugin_call(Call("ScoreExtensionNormalize", "Spread", A, "", None, scores=(("n1", 50), ("n2", 100))))
+    for node, values in (("n1", ((10, 50, 100), (3, 3, 3))), ("n2", ((20, 100, 200), (0, 0, 0)))):
+        for (plugin, weight), (raw, norm, weighted) in zip((("Spread", 2), ("Least", 1)), values):
+            rec.plugin_call(Call("Score", plugin, A, node, None, score=raw, normalized_score=norm, weight=weight,
+                                 weighted_score=weighted, profile="default-scheduler"))
+    rec.plugin_call(Call("ScoreExtensionNormalize", "Spread", A, "", None, scores=(("n1", 50), ("n2", 100)),
+                         weight=2, profile="default-scheduler"))
     rec.node_scores(pod=A, scores=[("n1", 106), ("n2", 200)], extender_scores={"n1": 4})
 
 
-def test_scores_are_completed_after_normalization():
+def test_score_calls_become_records_and_a_summary():
     rec = TraceRecorder()
-    rec.set_weights("default-scheduler", {"Spread": 2, "Least": 1})
     score_cycle(rec)
     calls = rec.trace.filter(Kind.PLUGIN_CALL)
-    assert [(r.node, r.plugin, r.data) for r in calls] == [
-        ("n1", "Spread", PluginCall("Score", "Schedule", "Success", (), 10, 50, 2, 100)),
-        ("n1", "Least", PluginCall("Score", "Schedule", "Success", (), 3, 3, 1, 3)),
-        ("n2", "Spread", PluginCall("Score", "Schedule", "Success", (), 20, 100, 2, 200)),
-        ("n2", "Least", PluginCall("Score", "Schedule", "Success", (), 0, 0, 1, 0)),
-        (None, "Spread", PluginCall("ScoreExtensionNormalize", "Schedule", scores=(("n1", 50), ("n2", 100)))),
+    assert [(r.node, r.plugin, r.profile, r.data) for r in calls] == [
+        ("n1", "Spread", "default-scheduler", PluginCall("Score", "Schedule", "Success", (), 10, 50, 2, 100)),
+        ("n1", "Least", "default-scheduler", PluginCall("Score", "Schedule", "Success", (), 3, 3, 1, 3)),
+        ("n2", "Spread", "default-scheduler", PluginCall("Score", "Schedule", "Success", (), 20, 100, 2, 200)),
+        ("n2", "Least", "default-scheduler", PluginCall("Score", "Schedule", "Success", (), 0, 0, 1, 0)),
+        (None, "Spread", "default-scheduler",
+         PluginCall("ScoreExtensionNormalize", "Schedule", weight=2, scores=(("n1", 50), ("n2", 100)))),
     ]
     summary = rec.trace.filter(Kind.SCORE_SUMMARY)
     assert [r.data for r in summary] == [ScoreSummary(
@@ -299,30 +297,108 @@ def test_scores_are_completed_after_normalization():
     assert [r.seq for r in rec.trace] == list(range(len(rec.trace)))
 
 
-def test_score_failure_leaves_normalized_and_weighted_empty():
+def test_score_rows_of_another_pod_are_not_summarized():
     rec = TraceRecorder()
-    rec.set_weights("default-scheduler", {"Spread": 2, "Least": 1})
-    score_cycle(rec, fail_at="n2/Spread")
-    rec.phase_end(phase="Schedule", pod=A, node="", code="Error", message="bad")
-    kinds = [r.kind for r in rec.trace]
-    assert kinds[-1] is Kind.PHASE_END
-    assert [(r.node, r.plugin, r.data.code, r.data.raw_score, r.data.normalized_score, r.data.weight,
-             r.data.weighted_score) for r in rec.trace.filter(Kind.PLUGIN_CALL)] == [
-        ("n1", "Spread", "Success", 10, None, 2, None),
-        ("n1", "Least", "Success", 3, None, 1, None),
-        ("n2", "Spread", "Error", 20, None, 2, None),
+    rec.plugin_call(Call("Score", "Spread", V, "n1", None, score=5, weight=1))
+    rec.node_scores(pod=A, scores=[("n1", 5)], extender_scores={})
+    assert rec.trace[-1].data == ScoreSummary((), (), (("n1", 5),))
+
+
+def test_a_call_outside_a_cycle_takes_its_profile():
+    rec = TraceRecorder()
+    rec.plugin_call(Call("Score", "Spread", A, "n1", None, score=5, weight=1, profile="p2"))
+    assert (rec.trace[0].cycle, rec.trace[0].profile) == (None, "p2")
+
+
+# -- extension points -------------------------------------------------------------------------
+def test_extension_points_nest_in_schedule_and_share_the_schedulers_phases():
+    rec = TraceRecorder()
+    rec.pod_popped(pod=A, scheduling_cycle=1, attempts=1)
+    rec.phase_start(phase="Schedule", pod=A, node="")
+    for point in ("PreFilter", "Filter"):
+        rec.extension_point_start(extension_point=point, pod=A, profile="default-scheduler", node="")
+        rec.extension_point_end(extension_point=point, pod=A, profile="default-scheduler", node="",
+                                code="Success" if point == "PreFilter" else "Unschedulable", message="")
+    rec.phase_end(phase="Schedule", pod=A, node="", code="Unschedulable", message="0/1")
+    rec.phase_start(phase="Reserve", pod=A, node="n1")
+    rec.extension_point_start(extension_point="Reserve", pod=A, profile="default-scheduler", node="n1")
+    rec.extension_point_end(extension_point="Reserve", pod=A, profile="default-scheduler", node="n1",
+                            code="Success", message="")
+    rec.phase_end(phase="Reserve", pod=A, node="n1", code="Success", message="")
+    assert [(r.kind, r.data, r.node, r.file, r.func, r.cycle) for r in rec.trace][1:] == [
+        (Kind.PHASE_START, Phase("Schedule"), None, GS, "genericScheduler.Schedule", 1),
+        (Kind.PHASE_START, Phase("PreFilter"), None, up.FRAMEWORK_GO, "framework.RunPreFilterPlugins", 1),
+        (Kind.PHASE_END, Phase("PreFilter", "Success"), None, up.FRAMEWORK_GO, "framework.RunPreFilterPlugins", 1),
+        (Kind.PHASE_START, Phase("Filter"), None, GS, "genericScheduler.findNodesThatPassFilters", 1),
+        (Kind.PHASE_END, Phase("Filter", "Unschedulable"), None, GS, "genericScheduler.findNodesThatPassFilters", 1),
+        (Kind.PHASE_END, Phase("Schedule", "Unschedulable", "0/1"), None, GS, "genericScheduler.Schedule", 1),
+        (Kind.PHASE_START, Phase("Reserve"), "n1", up.FRAMEWORK_GO, "framework.RunReservePlugins", 1),
+        (Kind.PHASE_END, Phase("Reserve", "Success"), "n1", up.FRAMEWORK_GO, "framework.RunReservePlugins", 1),
     ]
 
 
-def test_unknown_weights_stay_none():
-    rec = TraceRecorder()
-    score_cycle(rec)
-    first = rec.trace.filter(Kind.PLUGIN_CALL)[0].data
-    assert (first.raw_score, first.normalized_score, first.weight, first.weighted_score) == (10, 50, None, None)
+# -- informers ---------------------------------------------------------------------------------
+class Factory:
+    def __init__(self) -> None:
+        self.on_deliver: list = []
+
+    def deliver(self, *args) -> None:
+        for hook in self.on_deliver:
+            hook(*args)
 
 
-def test_pending_scores_are_flushed_when_the_trace_is_read():
+@pytest.mark.parametrize("kinds, want", [
+    (None, [("ADDED", "Node", "", "n1", None, "n1"), ("MODIFIED", "Pod", "default", "v", "default/v", "n1"),
+            ("DELETED", "Pod", "default", "a", "default/a", None)]),
+    (("Pod",), [("MODIFIED", "Pod", "default", "v", "default/v", "n1"),
+                ("DELETED", "Pod", "default", "a", "default/a", None)]),
+])
+def test_informer_deliveries_in_delivery_order(kinds, want):
+    from kubesched.api.core import Node
+    from kubesched.api.meta import ObjectMeta
+    rec = TraceRecorder(clock=Clock(0.5))
+    factory = Factory()
+    rec.attach_informers(factory, kinds)
+    factory.deliver("Node", "ADDED", Node(metadata=ObjectMeta(name="n1")), None)
+    factory.deliver("Pod", "MODIFIED", V, mkpod("v"))
+    factory.deliver("Pod", "DELETED", A, A)
+    assert [(r.data.event_type, r.data.object_kind, r.data.namespace, r.data.name, r.pod, r.node)
+            for r in rec.trace] == want
+    assert all((r.kind, r.time, r.file) == (Kind.INFORMER_EVENT, 0.5, up.SHARED_INFORMER_GO) for r in rec.trace)
+
+
+def test_disabled_recorder_adds_no_informer_hook():
+    factory = Factory()
+    TraceRecorder(enabled=False).attach_informers(factory)
+    assert factory.on_deliver == []
+
+
+class HandlersOnly:
+    """A factory wrapper without ``on_deliver``: the recorder falls back to one handler per kind."""
+
+    def __init__(self) -> None:
+        self.handlers: dict = {}
+
+    def add_event_handler(self, kind, handler) -> None:
+        self.handlers[kind] = handler
+
+
+@pytest.mark.parametrize("open_gate, want", [(True, [("ADDED", "a"), ("MODIFIED", "v"), ("DELETED", "a")]),
+                                             (False, [])])
+def test_informer_fallback_for_a_factory_without_the_hook(open_gate, want):
     rec = TraceRecorder()
-    rec.plugin_call(Call("Score", "Spread", A, "n1", None, score=5))
-    assert len(rec._trace) == 0
-    assert [r.data.raw_score for r in rec.trace] == [5]
+    factory = HandlersOnly()
+    rec.attach_informers(factory, ("Pod",), gate=lambda: open_gate)
+    assert list(factory.handlers) == ["Pod"]
+    factory.handlers["Pod"].on_add(A)
+    factory.handlers["Pod"].on_update(mkpod("v"), V)
+    factory.handlers["Pod"].on_delete(A)
+    assert [(r.data.event_type, r.data.name) for r in rec.trace] == want
+
+
+def test_gate_closes_the_hook():
+    rec = TraceRecorder()
+    factory = Factory()
+    rec.attach_informers(factory, gate=lambda: False)
+    factory.deliver("Pod", "ADDED", A, None)
+    assert len(rec.trace) == 0

@@ -32,6 +32,11 @@ keyword arguments only; a hook the observer does not define is skipped.
   0 with the added pods (a list, maybe empty), 1 without them).
 - ``filter_walk_done(pod, start_index, processed, feasible, failed, not_visited,
   next_start_node_index, has_filter_plugins)``: node-name lists in walk order.
+- ``extension_point_start(extension_point="Filter", pod, profile, node="")`` and
+  ``extension_point_end(extension_point="Filter", pod, profile, node="", code, message)``
+  around findNodesThatPassFilters (the framework reports the other extension points); code
+  ``Success`` when a node passed, ``Unschedulable`` when none did, ``Error`` (with the
+  error's text) when a filter failed with an error.
 - ``extender_filter(pod, extender, nodes_in, nodes_out, failed, error, ignored)``
 - ``extender_prioritize(pod, extender, scores, weight, error)``: ``scores`` as
   ``[(host, score)]`` before weighting; ``error`` is the ignored error or None.
@@ -51,7 +56,7 @@ from kubesched.api.core import Node, Pod
 from kubesched.scheduler.core.extender import SchedulerExtender
 from kubesched.scheduler.core.fit_error import NO_NODES_AVAILABLE, FitError, NoNodesAvailableError
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
-from kubesched.scheduler.framework.v1alpha1.framework import go_quote
+from kubesched.scheduler.framework.v1alpha1.framework import FILTER, go_quote
 from kubesched.scheduler.framework.v1alpha1.interface import (
     MAX_NODE_SCORE, Code, FrameworkError, NodeScore, Status, is_success, merge_statuses)
 from kubesched.scheduler.framework.plugins.queuesort.priority_sort import get_pod_priority
@@ -214,9 +219,28 @@ class GenericScheduler:
                                 pod: Pod) -> tuple[list[Node], dict[str, Status]]:
         """``findNodesThatFitPod``: filter plugins, then extenders; (feasible, node → status)."""
         statuses: dict[str, Status] = {}
-        filtered = self.find_nodes_that_pass_filters(prof, state, pod, statuses)
+        if self.observer is None:
+            filtered = self.find_nodes_that_pass_filters(prof, state, pod, statuses)
+        else:
+            filtered = self._observed_filter_walk(prof, state, pod, statuses)
         filtered = self.find_nodes_that_pass_extenders(pod, filtered, statuses)
         return filtered, statuses
+
+    def _observed_filter_walk(self, prof: Any, state: CycleState, pod: Pod,
+                              statuses: dict[str, Status]) -> list[Node]:
+        """The filter walk between ``extension_point_start``/``extension_point_end`` for ``Filter``."""
+        profile = getattr(prof.framework, "profile_name", "")
+        self._notify("extension_point_start", extension_point=FILTER, pod=pod, profile=profile, node="")
+        try:
+            filtered = self.find_nodes_that_pass_filters(prof, state, pod, statuses)
+        except Exception as err:  # noqa: BLE001 - reported, then re-raised
+            self._notify("extension_point_end", extension_point=FILTER, pod=pod, profile=profile, node="",
+                         code=str(Code.ERROR), message=str(err))
+            raise
+        code = Code.SUCCESS if filtered else Code.UNSCHEDULABLE
+        self._notify("extension_point_end", extension_point=FILTER, pod=pod, profile=profile, node="",
+                     code=str(code), message="")
+        return filtered
 
     def find_nodes_that_pass_filters(self, prof: Any, state: CycleState, pod: Pod,
                                      statuses: dict[str, Status]) -> list[Node]:

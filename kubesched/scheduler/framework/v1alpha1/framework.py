@@ -20,20 +20,30 @@ Deviations:
 - RunScorePlugins runs nodes and plugins in parallel upstream; here nodes in the given order,
   plugins in configured order, and the first failure in that order is reported.
 - ``wait_on_permit`` does not block: it takes a callback (see ``waiting_pods_map``).
-- ``observer`` (not upstream) is called after every plugin call with a ``PluginCall`` record,
-  for the trace; plugins do not know about it.
+- ``observer`` (not upstream) gets a ``PluginCall`` record for every plugin call, for the
+  trace; plugins do not know about it. Score calls are handed over once the runner has
+  normalized and weighted (in call order, then the NormalizeScore calls), each with its raw,
+  normalized and weighted score and the plugin's weight; normalized/weighted stay None when
+  scoring or normalizing failed, and weighted stays None for a score outside [0, 100].
+- ``point_observer`` (not upstream) hears ``extension_point_start(extension_point, pod,
+  profile, node)`` / ``extension_point_end(extension_point, pod, profile, node, code,
+  message)`` (keyword arguments) around the runners of PreFilter, PreScore, Score (with
+  NormalizeScore and weighting), Reserve, Permit, PreBind, Bind, PostBind and Unreserve;
+  ``code`` is the runner's resulting code name (``Success`` for Unreserve/PostBind). The
+  Filter walk's start/end belongs to the generic scheduler.
 - Metrics (``framework_extension_point_duration_seconds`` …) are not recorded.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Optional, Protocol, Sequence
 
 from kubesched.scheduler.framework.v1alpha1.interface import (
     MAX_NODE_SCORE, MAX_TOTAL_SCORE, MIN_NODE_SCORE, BindPlugin, Code, FilterPlugin, NodeScore,
     PermitPlugin, PostBindPlugin, PreBindPlugin, PreFilterPlugin, PreScorePlugin, QueueSortPlugin,
-    ReservePlugin, ScorePlugin, Status, UnreservePlugin, is_success)
+    ReservePlugin, ScorePlugin, Status, UnreservePlugin, code_of, is_success, message_of)
 from kubesched.scheduler.framework.v1alpha1.plugin_args import Plugin, PluginConfig, raw_to_mapping
 from kubesched.scheduler.framework.v1alpha1.waiting_pods_map import Timers, WaitingPod, WaitingPodsMap
 
@@ -73,8 +83,10 @@ class PluginCall:
     """One plugin call, as the observer sees it (not upstream).
 
     ``node`` is the node name for per-node calls, else ""; ``score`` the raw score of a
-    Score call; ``scores`` the list after a NormalizeScore call; ``timeout`` the (capped)
-    wait of a Permit call.
+    Score call, ``normalized_score``/``weighted_score`` its value after NormalizeScore and
+    after × ``weight`` (Score and NormalizeScore calls carry the plugin's weight);
+    ``scores`` the list after a NormalizeScore call; ``timeout`` the (capped) wait of a
+    Permit call; ``profile`` the framework's profile (scheduler) name.
     """
 
     extension_point: str
@@ -85,10 +97,32 @@ class PluginCall:
     score: Optional[int] = None
     scores: tuple[tuple[str, int], ...] = ()
     timeout: Optional[float] = None
+    normalized_score: Optional[int] = None
+    weight: Optional[int] = None
+    weighted_score: Optional[int] = None
+    profile: str = ""
 
 
 class PluginObserver(Protocol):
     def __call__(self, call: PluginCall) -> None: ...
+
+
+class ExtensionPointObserver(Protocol):
+    """Start/end of one extension point's runner (keyword arguments)."""
+
+    def extension_point_start(self, *, extension_point: str, pod: Any, profile: str, node: str) -> None: ...
+
+    def extension_point_end(self, *, extension_point: str, pod: Any, profile: str, node: str, code: str,
+                            message: str) -> None: ...
+
+
+@dataclass(slots=True)
+class _ScoreCalls:
+    """What an observed RunScorePlugins saw, handed to the observer once it is over."""
+
+    score: list[tuple[int, str, Any, int, Optional[Status]]]  # (node index, node, plugin, raw, status)
+    normalize: list[tuple[Any, Optional[Status], tuple[tuple[str, int], ...]]]
+    normalized: Optional[dict[str, list[int]]] = None  # after NormalizeScore, when scoring succeeded
 
 
 def go_quote(text: str) -> str:
@@ -105,6 +139,29 @@ def _node_name(node_info: Any) -> str:
     return node_info.node_name() if node_info is not None else ""
 
 
+def _extension_point(point: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Wrap a ``Run…Plugins`` runner with the point observer's start/end calls (when there is one).
+
+    The runner's node is its third argument when that is a node name; its status is what it
+    returns (the second item of RunScorePlugins' pair).
+    """
+    def wrap(run: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(run)
+        def runner(self: Framework, state: Any, pod: Any, *rest: Any) -> Any:
+            po = self.point_observer
+            if po is None:
+                return run(self, state, pod, *rest)
+            node = rest[0] if rest and isinstance(rest[0], str) else ""
+            po.extension_point_start(extension_point=point, pod=pod, profile=self.profile_name, node=node)
+            out = run(self, state, pod, *rest)
+            status = out[1] if isinstance(out, tuple) else out
+            po.extension_point_end(extension_point=point, pod=pod, profile=self.profile_name, node=node,
+                                   code=str(code_of(status)), message=message_of(status))
+            return out
+        return runner
+    return wrap
+
+
 class Framework:
     """``framework``: the plugins of one profile, and the FrameworkHandle given to them."""
 
@@ -112,7 +169,8 @@ class Framework:
                  plugin_configs: Sequence[PluginConfig] = (), *, client_set: Any = None,
                  listers: Any = None, snapshot_shared_lister: Any = None, volume_binder: Any = None,
                  informer_factory: Any = None, run_all_filters: bool = False,
-                 loop: Optional[Timers] = None, observer: Optional[PluginObserver] = None) -> None:
+                 loop: Optional[Timers] = None, observer: Optional[PluginObserver] = None,
+                 point_observer: Optional[ExtensionPointObserver] = None, profile_name: str = "") -> None:
         self.registry = registry
         self._client_set = client_set
         self._listers = listers
@@ -122,6 +180,8 @@ class Framework:
         self.run_all_filters = run_all_filters
         self._loop = loop
         self.observer = observer
+        self.point_observer = point_observer
+        self.profile_name = profile_name
         self.waiting_pods = WaitingPodsMap()
         self.plugin_name_to_weight: dict[str, int] = {}
         self.plugins_by_point: dict[str, list[Any]] = {attr: [] for attr, _, _ in EXTENSION_POINTS}
@@ -175,6 +235,7 @@ class Framework:
         return plugins[0].less
 
     # ------------------------------------------------------------------ scheduling cycle
+    @_extension_point(PRE_FILTER)
     def run_pre_filter_plugins(self, state: Any, pod: Any) -> Optional[Status]:
         for pl in self.plugins_by_point["pre_filter"]:
             status = pl.pre_filter(state, pod)
@@ -227,6 +288,7 @@ class Framework:
                     return statuses
         return statuses
 
+    @_extension_point(PRE_SCORE)
     def run_pre_score_plugins(self, state: Any, pod: Any, nodes: list[Any]) -> Optional[Status]:
         for pl in self.plugins_by_point["pre_score"]:
             status = pl.pre_score(state, pod, nodes)
@@ -236,51 +298,74 @@ class Framework:
                               f"{go_quote(_pod_name(pod))}: {status.message()}")
         return None
 
+    @_extension_point(SCORE)
     def run_score_plugins(self, state: Any, pod: Any,
                           nodes: list[Any]) -> tuple[Optional[PluginToNodeScores], Optional[Status]]:
         """``RunScorePlugins``: Score per node → NormalizeScore → range check → × weight."""
         plugins = self.plugins_by_point["score"]
         result: PluginToNodeScores = {pl.name(): [NodeScore("", 0) for _ in nodes] for pl in plugins}
-        failure = self._score_nodes(state, pod, nodes, plugins, result)
-        if failure is not None:
-            return None, _error(f"error while running score plugin for pod {go_quote(_pod_name(pod))}: {failure}")
-        failure = self._normalize(state, pod, plugins, result)
-        if failure is not None:
-            return None, _error(f"error while running normalize score plugin for pod "
-                                f"{go_quote(_pod_name(pod))}: {failure}")
-        failure = self._apply_weights(plugins, result)
-        if failure is not None:
-            return None, _error(f"error while applying score defaultWeights for pod "
-                                f"{go_quote(_pod_name(pod))}: {failure}")
-        return result, None
+        seen = _ScoreCalls([], []) if self.observer is not None else None
+        try:
+            failure = self._score_nodes(state, pod, nodes, plugins, result, seen)
+            if failure is not None:
+                return None, _error(f"error while running score plugin for pod {go_quote(_pod_name(pod))}: "
+                                    f"{failure}")
+            failure = self._normalize(state, pod, plugins, result, seen)
+            if failure is not None:
+                return None, _error(f"error while running normalize score plugin for pod "
+                                    f"{go_quote(_pod_name(pod))}: {failure}")
+            if seen is not None:
+                seen.normalized = {name: [s.score for s in scores] for name, scores in result.items()}
+            failure = self._apply_weights(plugins, result)
+            if failure is not None:
+                return None, _error(f"error while applying score defaultWeights for pod "
+                                    f"{go_quote(_pod_name(pod))}: {failure}")
+            return result, None
+        finally:
+            if seen is not None:
+                self._observe_scores(pod, seen)
 
     def _score_nodes(self, state: Any, pod: Any, nodes: list[Any], plugins: list[Any],
-                     result: PluginToNodeScores) -> Optional[str]:
-        observe = self.observer is not None
+                     result: PluginToNodeScores, seen: Optional[_ScoreCalls]) -> Optional[str]:
         for index, node in enumerate(nodes):
             node_name = node.metadata.name
             for pl in plugins:
                 score, status = pl.score(state, pod, node_name)
-                if observe:
-                    self._observe(SCORE, pl, pod, node_name, status, score=score)
+                if seen is not None:
+                    seen.score.append((index, node_name, pl, score, status))
                 if not is_success(status):
                     return status.message()
                 result[pl.name()][index] = NodeScore(node_name, score)
         return None
 
-    def _normalize(self, state: Any, pod: Any, plugins: list[Any], result: PluginToNodeScores) -> Optional[str]:
+    def _normalize(self, state: Any, pod: Any, plugins: list[Any], result: PluginToNodeScores,
+                   seen: Optional[_ScoreCalls]) -> Optional[str]:
         for pl in plugins:
             ext = pl.score_extensions()
             if ext is None:
                 continue
             scores = result[pl.name()]
             status = ext.normalize_score(state, pod, scores)
-            if self.observer is not None:
-                self._observe(SCORE_EXTENSION_NORMALIZE, pl, pod, status=status,
-                              scores=tuple((s.name, s.score) for s in scores))
+            if seen is not None:
+                seen.normalize.append((pl, status, tuple((s.name, s.score) for s in scores)))
             if not is_success(status):
                 return f"normalize score plugin {go_quote(pl.name())} failed with error {status.message()}"
         return None
+
+    def _observe_scores(self, pod: Any, seen: _ScoreCalls) -> None:
+        """Hand the Score calls (raw → normalized → weighted), then the NormalizeScore calls, over."""
+        observer, weights, normalized = self.observer, self.plugin_name_to_weight, seen.normalized
+        for index, node_name, pl, raw, status in seen.score:
+            name = pl.name()
+            weight = weights.get(name)
+            norm = normalized[name][index] if normalized is not None else None
+            weighted = (norm * weight if norm is not None and weight is not None
+                        and MIN_NODE_SCORE <= norm <= MAX_NODE_SCORE else None)
+            observer(PluginCall(SCORE, name, pod, node_name, status, score=raw, normalized_score=norm,
+                                weight=weight, weighted_score=weighted, profile=self.profile_name))
+        for pl, status, scores in seen.normalize:
+            observer(PluginCall(SCORE_EXTENSION_NORMALIZE, pl.name(), pod, "", status, scores=scores,
+                                weight=weights.get(pl.name()), profile=self.profile_name))
 
     def _apply_weights(self, plugins: list[Any], result: PluginToNodeScores) -> Optional[str]:
         for pl in plugins:
@@ -292,6 +377,7 @@ class Framework:
                 node_score.score = node_score.score * weight
         return None
 
+    @_extension_point(RESERVE)
     def run_reserve_plugins(self, state: Any, pod: Any, node_name: str) -> Optional[Status]:
         for pl in self.plugins_by_point["reserve"]:
             status = pl.reserve(state, pod, node_name)
@@ -301,12 +387,14 @@ class Framework:
                               f"{go_quote(_pod_name(pod))}: {status.message()}")
         return None
 
+    @_extension_point(UNRESERVE)
     def run_unreserve_plugins(self, state: Any, pod: Any, node_name: str) -> None:
         """``RunUnreservePlugins``: every plugin, in configured order (1.18 does not reverse)."""
         for pl in self.plugins_by_point["unreserve"]:
             pl.unreserve(state, pod, node_name)
             self._observe(UNRESERVE, pl, pod, node_name)
 
+    @_extension_point(PERMIT)
     def run_permit_plugins(self, state: Any, pod: Any, node_name: str) -> Optional[Status]:
         """``RunPermitPlugins``; on Wait the pod joins the waiting-pods map with one timer per plugin."""
         waits: dict[str, float] = {}
@@ -350,6 +438,7 @@ class Framework:
 
         wp.subscribe(receive)
 
+    @_extension_point(PRE_BIND)
     def run_pre_bind_plugins(self, state: Any, pod: Any, node_name: str) -> Optional[Status]:
         for pl in self.plugins_by_point["pre_bind"]:
             status = pl.pre_bind(state, pod, node_name)
@@ -359,6 +448,7 @@ class Framework:
                               f"{go_quote(_pod_name(pod))}: {status.message()}")
         return None
 
+    @_extension_point(BIND)
     def run_bind_plugins(self, state: Any, pod: Any, node_name: str) -> Optional[Status]:
         """``RunBindPlugins``: Skip passes to the next binder; all skipped → the last Skip."""
         plugins = self.plugins_by_point["bind"]
@@ -377,6 +467,7 @@ class Framework:
             return status
         return status
 
+    @_extension_point(POST_BIND)
     def run_post_bind_plugins(self, state: Any, pod: Any, node_name: str) -> None:
         for pl in self.plugins_by_point["post_bind"]:
             pl.post_bind(state, pod, node_name)
@@ -440,7 +531,7 @@ class Framework:
     def _observe(self, point: str, pl: Any, pod: Any, node: str = "", status: Optional[Status] = None,
                  **extra: Any) -> None:
         if self.observer is not None:
-            self.observer(PluginCall(point, pl.name(), pod, node, status, **extra))
+            self.observer(PluginCall(point, pl.name(), pod, node, status, profile=self.profile_name, **extra))
 
 
 def new_framework(registry: Mapping[str, Callable[[Any, Any], Any]], plugins: Any,
