@@ -200,13 +200,17 @@ def placement_table(pods: Sequence[dict[str, Any]]) -> list[str]:
     return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in (header, *rows)]
 
 
-def stop_note(sim: Any) -> str | None:
-    """A note when the run stopped for another reason than going idle."""
+def stop_note(sim: Any, pods: Sequence[dict[str, Any]]) -> str | None:
+    """A note when the run stopped for another reason than going idle (``pods``: ``pods_json`` rows)."""
     reason = getattr(sim, "stopped_reason", None)
+    pending = [f"{p['namespace']}/{p['name']}" for p in pods if p["phase"] == "Pending"]
+    still = f"; still pending: {', '.join(pending)}" if pending else ""
     if reason == "horizon":
-        return f"stopped at the horizon (t={sim.time:g}s): pods are still pending and nothing else will happen"
+        horizon = getattr(sim, "horizon", None)
+        after = f", {horizon:g}s after the last change" if horizon is not None else ""
+        return f"stopped at the horizon (t={sim.time:g}s{after}){still}"
     if reason == "max_events":
-        return f"stopped at the event cap (t={sim.time:g}s)"
+        return f"stopped at the event cap (t={sim.time:g}s){still}"
     return None
 
 
@@ -232,7 +236,7 @@ def run_run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | N
         return 1
     run_to(sim, args.until)
     data = report(sim, traced=traced)
-    note = stop_note(sim)
+    note = stop_note(sim, data["pods"])
     if note:
         print(f"note: {note}", file=err)
     if args.format == "json":

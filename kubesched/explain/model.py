@@ -162,6 +162,7 @@ class Explanation:
     bind: BindInfo | None = None
     preemption: PreemptionInfo | None = None
     preemption_cycle: int | None = None    # the cycle ``preemption`` comes from
+    preempted_by: tuple[tuple[str, str, float], ...] = ()  # (preemptor, node, time): the pod was a victim
     events: tuple[tuple[float, str, str, str], ...] = ()   # (time, type, reason, message) of the pod
     focus: str | None = None
 

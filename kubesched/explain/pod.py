@@ -58,6 +58,7 @@ from kubesched.trace.records import (
     SchedulingFailure,
     ScoreSummary,
     SelectHost,
+    Victim,
 )
 
 __all__ = ["explain_pod", "last_cycle", "pod_cycles", "pod_status"]
@@ -261,6 +262,11 @@ def _events(trace: Sequence[Record], pod_key: str) -> tuple[tuple[float, str, st
                  if r.kind is Kind.EVENT and r.pod == pod_key and isinstance(r.data, EventData))
 
 
+def _preempted_by(trace: Sequence[Record], pod_key: str) -> tuple[tuple[str, str, float], ...]:
+    return tuple((r.data.preemptor, r.node or "", r.time) for r in trace
+                 if r.kind is Kind.VICTIM and r.pod == pod_key and isinstance(r.data, Victim))
+
+
 def _result(records: Sequence[Record]) -> tuple[str, str]:
     schedule_end = next((r.data for r in records if r.kind is Kind.PHASE_END and isinstance(r.data, Phase)
                          and r.data.phase == "Schedule"), None)
@@ -286,8 +292,10 @@ def explain_pod(trace: Sequence[Record], state: Any, pod_key: str, node: str | N
     """Explain ``pod_key`` ("namespace/name") from ``trace`` (and ``state``); ``node`` focuses one node."""
     status = pod_status(trace, state, pod_key)
     cycles = pod_cycles(trace, pod_key)
+    victim_of = _preempted_by(trace, pod_key)
     if not cycles:
-        return Explanation(pod_key, status is not None, status, events=_events(trace, pod_key), focus=node)
+        return Explanation(pod_key, status is not None, status, preempted_by=victim_of,
+                           events=_events(trace, pod_key), focus=node)
     cycle = cycles[-1]
     records = _cycle_records(trace, cycle, pod_key)
     preemption_cycle, preemption = _latest_preemption(trace, cycles, pod_key, records)
@@ -302,7 +310,7 @@ def explain_pod(trace: Sequence[Record], state: Any, pod_key: str, node: str | N
         num_all_nodes=feasible.data.num_all_nodes if feasible is not None and isinstance(
             feasible.data, FeasibleNodes) else None,
         nodes=_verdicts(records), scores=_scores(records), pick=_pick(records), bind=_bind(records),
-        preemption=preemption, preemption_cycle=preemption_cycle, events=_events(trace, pod_key), focus=node)
+        preemption=preemption, preemption_cycle=preemption_cycle, preempted_by=victim_of, events=_events(trace, pod_key), focus=node)
 
 
 def _latest_preemption(trace: Sequence[Record], cycles: Sequence[int], pod_key: str,

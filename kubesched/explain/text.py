@@ -66,13 +66,16 @@ def _summary(e: Explanation) -> str:
     s = e.status
     if not e.found or s is None:
         return f"Pod {e.pod} is not in the cluster."
+    if s.phase == "Deleted":
+        if e.preempted_by:
+            by = "; ".join(f"by {pod} on node {node} at {seconds(t)}" for pod, node, t in e.preempted_by)
+            return f"Pod {e.pod} was deleted: it was preempted {by}."
+        return f"Pod {e.pod} was deleted."
     if e.cycle is None:
         if s.node:
             return (f"Pod {e.pod} is {s.phase} on node {s.node}: it was created with spec.nodeName set, "
                     f"so the scheduler never scheduled it.")
         return f"Pod {e.pod} is {s.phase}: no scheduling cycle ever started for it."
-    if s.phase == "Deleted":
-        return f"Pod {e.pod} was deleted; its last scheduling cycle ({e.cycle}) was {e.result or 'unfinished'}."
     if s.node and e.bind is not None and e.bind.node == s.node and e.bind.error is None:
         return f"Pod {e.pod} is bound to node {s.node} at {seconds(e.bind.time)}: {_why_on(e, s.node)}."
     if s.node:

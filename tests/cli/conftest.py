@@ -42,8 +42,3 @@ def cluster_file(tmp_path: pathlib.Path):
         return path
     return write
 
-
-try:  # the Simulation (kubesched/sim/simulation.py) is being written in parallel
-    import kubesched.sim.simulation  # noqa: F401
-except ImportError:  # pragma: no cover - until it lands; remove then
-    collect_ignore_glob = ["test_*.py"]
