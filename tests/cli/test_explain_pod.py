@@ -200,3 +200,33 @@ def test_a_victim_says_who_preempted_it():
                                    "node-2 at ")
     assert ("Normal", "Preempted", "Preempted by default/critical-api on node node-2") in [
         event[1:] for event in e.events]
+
+
+TWINS = "".join(f"""---
+apiVersion: v1
+kind: Node
+metadata: {{name: twin-{i}, labels: {{kubernetes.io/hostname: twin-{i}}}}}
+status: {{capacity: {{cpu: "4", memory: 8Gi, pods: "110"}}}}
+""" for i in (1, 2)) + """---
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default}
+spec:
+  containers:
+  - {name: c, image: nginx, resources: {requests: {cpu: 100m}}}
+"""
+
+
+def test_identical_nodes_tie_and_select_host_picks_one():
+    e = explain("default/p", source=TWINS)
+    assert sorted(e.pick.ties) == ["twin-1", "twin-2"]
+    winner = e.pick.selected
+    loser = "twin-2" if winner == "twin-1" else "twin-1"
+    assert e.status.node == winner
+    assert e.scores_of(loser).total == e.scores_of(winner).total == e.pick.max_score
+    assert explain("default/p", loser, source=TWINS).sentence() == (
+        f"Not on {loser}: it passed all filters and tied for the highest score {e.pick.max_score} with {winner}; "
+        f"selectHost picked {winner}.")
+    assert e.sentence().endswith(f"tied for the highest score {e.pick.max_score} with {loser}; "
+                                 f"selectHost picked {winner}.")
+    assert f"Pick: highest score {e.pick.max_score} (tie between " in e.text()
