@@ -14,9 +14,11 @@ How it runs:
 - ``cursor`` is how many records are visible. ``step("event")`` moves it to the next mark
   (running the engine when needed), ``step("phase")`` past the next PHASE_START / PHASE_END /
   CYCLE_START / CYCLE_END record, ``step("pod")`` to the end of the callback that ends the next
-  scheduling cycle, ``step("idle")`` to the end of a run to idle. ``back``/``seek`` only move the
-  cursor. ``state()`` is the last checkpoint at or before the cursor.
-- Idle: the leader's three sub-queues are empty, no pod is assumed, and nothing but
+  scheduling cycle, ``step("idle")`` to the end of a run to idle; when the run has stopped
+  (idle, horizon, event cap) and there is no such record, a step goes to the end of the trace.
+  ``back``/``seek`` only move the cursor. ``state()`` is the last checkpoint at or before the cursor.
+- Idle: the leader's three sub-queues are empty, no pod is assumed, the stored lock names the
+  leader (or leader election is off), and nothing but
   background timers (queue flushes, cache sweeps, leader-election renewals) is pending. A pod
   left in unschedulableQ always moves again (``flushUnschedulableQLeftover`` retries it after
   60 s), so such a run is never idle: it ends at the horizon. A run that never goes idle
@@ -47,6 +49,8 @@ from kubesched.api.core import Pod
 from kubesched.api.load import LoadedCluster, load_cluster
 from kubesched.api.yaml_source import read_documents
 from kubesched.cluster import APIServer, Kubelet, ReplicaSetController
+from kubesched.client.leaderelection import LockError, ResourceLockConfig
+from kubesched.client.leaderelection import new as new_resource_lock
 from kubesched.cluster.errors import APIError
 from kubesched.scheduler.apis.config.scheme import (
     ConfigError,
@@ -287,7 +291,20 @@ class Engine:
                 return False
             if len(queue.unschedulable_q):
                 return False  # retried at the latest by the leftover flush: only the horizon ends it
+            if leader.env.elector is not None and self._lock_holder(leader) != leader.identity:
+                return False  # someone else holds the lock: the leader is about to lose it
         return all(_background(entry.label) for entry in self.loop.pending())
+
+    def _lock_holder(self, process: SchedulerProcess) -> str:
+        """The holder recorded in the stored lock (read through a fresh lock of the same type)."""
+        le = process.env.config.component_config.leader_election
+        lock = new_resource_lock(le.resource_lock, le.resource_namespace, le.resource_name, self.api,
+                                 ResourceLockConfig(""))
+        try:
+            record, _raw = lock.get()
+        except (APIError, ValueError, LockError):
+            return ""
+        return record.holder_identity
 
     # -- state ---------------------------------------------------------------------------------------------
     def capture(self) -> st.SimState:
@@ -391,12 +408,10 @@ class Simulation:
             self._seek_mark(self._next_mark(lambda m: m.trace_len > self.cursor))
         elif unit == "phase":
             index = self._find(self.cursor, lambda r: r.kind in PHASE_KINDS)
-            if index is not None:
-                self._set_cursor(index + 1)
+            self._set_cursor(index + 1 if index is not None else len(self.trace))
         elif unit == "pod":
             index = self._find(self.cursor, lambda r: r.kind is Kind.CYCLE_END)
-            if index is not None:
-                self._seek_mark(self._next_mark(lambda m: m.trace_len > index))
+            self._seek_mark(self._next_mark(lambda m: m.trace_len > index) if index is not None else None)
         elif unit == "idle":
             self.run_until_idle()
         else:
