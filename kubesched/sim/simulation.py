@@ -146,6 +146,7 @@ class Engine:
         self.marks: list[Mark] = []
         self.checkpoints: dict[int, st.SimState] = {}
         self._positional = sorted(enumerate(positional), key=lambda ie: (ie[1].after_event, ie[0]))
+        self.last_action = max([self.last_action] + [a.time for a in positional])
         self._next_positional = 0
         with features.override(self.gates):
             self._build()
@@ -280,6 +281,8 @@ class Engine:
         return None
 
     def is_idle(self) -> bool:
+        if self._next_positional < len(self._positional):
+            return False  # an edit is still to be applied
         leader = self.leader()
         if leader is None:
             if any(p.alive for p in self.processes):
