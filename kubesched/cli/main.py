@@ -74,6 +74,7 @@ def run_validate(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
 
 import kubesched.cli.explain  # registers "explain"
 import kubesched.cli.run  # noqa: F401  (registers "run")
+import kubesched.bench.cli  # noqa: E402,F401  (registers "bench")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,169 @@
+"""Run one workload: place the init pods, then time the scheduler on the measured pods.
+
+Upstream: test/integration/scheduler_perf/scheduler_perf_test.go (perfScheduling: nodes,
+init pods scheduled and waited for, then the timer runs while the measured pods are
+created and scheduled) and the ``scheduler_scheduling_algorithm_duration_seconds`` metric
+(pkg/scheduler/metrics, observed around ``sched.Algorithm.Schedule`` in scheduleOne).
+
+The engine stays clock-free: wall-clock time is read only here, in an observer wrapped
+around the trace recorder's (``phase_start``/``phase_end`` of the ``Schedule`` phase).
+
+Steps of ``run(workload, trace=...)``:
+
+1. ``place_init_pods`` (once per workload, shared by trace on and off): a tracing-off
+   scheduler schedules the init pods; the cluster's objects with the init pods bound are kept.
+2. A fresh API server gets those objects; a scheduler (``factory.new`` with a
+   ``TraceRecorder(enabled=trace)``) starts and its informers and cache sync. Not timed.
+3. The measured objects (RC / PVs / PVCs / pods) are written to the API server (not timed,
+   as creating thousands of objects is setup), then the timer runs while the loop delivers
+   them to the scheduler's informers and schedules and binds every measured pod.
+
+Deviation: upstream times pod creation through the API server too; here only the
+scheduler's side (informer handlers, queue, scheduleOne, binding) is timed.
+"""
+
+from __future__ import annotations
+
+import resource
+import time
+from dataclasses import dataclass
+from typing import Any, Iterable, Optional
+
+from kubesched import features
+from kubesched.bench.workloads import SETUP_NAMESPACE, TEST_NAMESPACE, Workload, make_nodes, pod_objects
+from kubesched.cluster import APIServer
+from kubesched.scheduler import factory
+from kubesched.sim.informers import InformerFactory
+from kubesched.sim.loop import EventLoop
+from kubesched.trace import TraceRecorder
+
+HORIZON = 600.0  # simulated seconds to wait for the pods to be bound
+SCHEDULE_PHASE = "Schedule"
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """The figures of one run."""
+
+    workload: str
+    nodes: int
+    init_pods: int
+    pods: int
+    trace: bool
+    scheduled: int
+    seconds: float
+    pods_per_second: float
+    algorithm_p50_ms: float
+    algorithm_p99_ms: float
+    peak_rss_mib: float
+    records: int
+    setup_seconds: float
+
+
+class TimingObserver:
+    """The recorder's observer (or none) plus wall-clock timing of each ``Schedule`` phase."""
+
+    def __init__(self, inner: Any, namespace: str = TEST_NAMESPACE) -> None:
+        self._inner = inner
+        self._namespace = namespace
+        self._start = 0.0
+        self.algorithm: list[float] = []
+
+    def __getattr__(self, name: str) -> Any:
+        inner = self.__dict__.get("_inner")
+        if inner is None or name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(inner, name)
+
+    def phase_start(self, *, phase: str, pod: Any, node: str) -> None:
+        if self._inner is not None:
+            self._inner.phase_start(phase=phase, pod=pod, node=node)
+        if phase == SCHEDULE_PHASE:
+            self._start = time.perf_counter()
+
+    def phase_end(self, *, phase: str, pod: Any, node: str, code: str, message: str) -> None:
+        if phase == SCHEDULE_PHASE and pod.metadata.namespace == self._namespace:
+            self.algorithm.append(time.perf_counter() - self._start)
+        if self._inner is not None:
+            self._inner.phase_end(phase=phase, pod=pod, node=node, code=code, message=message)
+
+
+def percentile(values: Iterable[float], p: float) -> float:
+    """Nearest-rank percentile (0 for no values)."""
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    rank = max(1, -(-len(ordered) * p // 100))
+    return ordered[int(rank) - 1]
+
+
+def peak_rss_mib() -> float:
+    """``ru_maxrss`` of this process (KiB on Linux) in MiB."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def _bound(api: APIServer, namespace: str) -> int:
+    return sum(1 for p in api.list("Pod", namespace) if p.spec.node_name)
+
+
+def _run_until_bound(loop: EventLoop, api: APIServer, namespace: str, want: int, horizon: float) -> int:
+    """Run the loop one simulated second at a time until ``want`` pods are bound (or the horizon)."""
+    end = loop.now() + horizon
+    loop.run(until=loop.now())
+    bound = _bound(api, namespace)
+    while bound < want and loop.now() < end:
+        loop.run(until=loop.now() + 1.0)
+        bound = _bound(api, namespace)
+    return bound
+
+
+def place_init_pods(workload: Workload) -> list[Any]:
+    """Nodes plus the init objects with every init pod bound by a tracing-off scheduler."""
+    loop = EventLoop()
+    api = APIServer(loop)
+    for obj in make_nodes(workload.nodes, workload.node_strategy):
+        api.create(obj)
+    for obj in pod_objects(workload.init_strategy, SETUP_NAMESPACE, workload.init_pods):
+        api.create(obj)
+    with features.override(workload.feature_gates):
+        sched = factory.new(api, loop, None, seed=0)
+        sched.run()
+        bound = _run_until_bound(loop, api, SETUP_NAMESPACE, workload.init_pods, HORIZON)
+        sched.stop()
+    if bound < workload.init_pods:
+        raise RuntimeError(f"{workload.label}: only {bound} of {workload.init_pods} init pods were scheduled")
+    return [o for o in api.list_all() if type(o).KIND != "Event"]
+
+
+def run(workload: Workload, *, trace: bool, init_objects: Optional[list[Any]] = None) -> Result:
+    """Time the scheduler on ``workload``'s measured pods (see the module docstring)."""
+    setup_start = time.perf_counter()
+    if init_objects is None:
+        init_objects = place_init_pods(workload)
+    loop = EventLoop()
+    api = APIServer(loop)
+    for obj in init_objects:
+        api.create(obj)
+    with features.override(workload.feature_gates):
+        rec = TraceRecorder(clock=loop, enabled=trace)
+        informers = InformerFactory(api, loop)
+        rec.attach_informers(informers)
+        rec.attach_apiserver(api)
+        timing = TimingObserver(rec.observer)
+        sched = factory.new(api, loop, None, seed=0, informer_factory=informers, observer=timing, log=rec.log)
+        rec.attach_scheduler(sched)
+        sched.run()
+        loop.run(until=loop.now())
+        for obj in pod_objects(workload.pod_strategy, TEST_NAMESPACE, workload.pods):
+            api.create(obj)
+        setup_seconds = time.perf_counter() - setup_start
+        start = time.perf_counter()
+        scheduled = _run_until_bound(loop, api, TEST_NAMESPACE, workload.pods, HORIZON)
+        seconds = time.perf_counter() - start
+        sched.stop()
+    return Result(workload=workload.label, nodes=workload.nodes, init_pods=workload.init_pods,
+                  pods=workload.pods, trace=trace, scheduled=scheduled, seconds=seconds,
+                  pods_per_second=scheduled / seconds if seconds > 0 else 0.0,
+                  algorithm_p50_ms=percentile(timing.algorithm, 50) * 1000,
+                  algorithm_p99_ms=percentile(timing.algorithm, 99) * 1000,
+                  peak_rss_mib=peak_rss_mib(), records=len(rec.trace), setup_seconds=setup_seconds)
