@@ -12,7 +12,6 @@ Like upstream, values finer than one nano-unit are rounded up on parsing, and
 from __future__ import annotations
 
 import functools
-import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -34,7 +33,13 @@ class QuantityError(ValueError):
 
 
 def _round_away(value: Fraction) -> int:
-    return math.ceil(value) if value >= 0 else math.floor(value)
+    return _round_away_ratio(value.numerator, value.denominator)
+
+
+def _round_away_ratio(numerator: int, denominator: int) -> int:
+    """``numerator / denominator`` (denominator > 0) rounded away from zero, in integer math."""
+    quotient, remainder = divmod(numerator, denominator)  # floors
+    return quotient + 1 if remainder and numerator > 0 else quotient
 
 
 @functools.total_ordering
@@ -75,11 +80,13 @@ class Quantity:
 
     def value(self) -> int:
         """Integer value, rounded up (``Quantity.Value``)."""
-        return _round_away(self.amount)
+        amount = self.amount
+        return _round_away_ratio(amount.numerator, amount.denominator)
 
     def milli_value(self) -> int:
         """Value in thousandths, rounded up (``Quantity.MilliValue``)."""
-        return _round_away(self.amount * 1000)
+        amount = self.amount
+        return _round_away_ratio(amount.numerator * 1000, amount.denominator)
 
     def is_zero(self) -> bool:
         return self.amount == 0

@@ -80,8 +80,39 @@ def calculate_resource_allocatable_request(node_info: NodeInfo, pod: Pod, resour
     return 0, 0
 
 
+class _LastPod:
+    """The requests of the last pod asked about (a pod is scored on every node in a row).
+
+    Pods are immutable, so the same object always has the same requests; a pod with an
+    overhead is not cached (its sum depends on the PodOverhead gate), nor are resources
+    other than cpu and memory (ephemeral storage depends on a gate).
+    """
+
+    __slots__ = ("pod", "requests")
+
+    def __init__(self) -> None:
+        self.pod: Optional[Pod] = None
+        self.requests: dict[str, int] = {}
+
+
+_LAST_POD: Final = _LastPod()
+_CACHED_RESOURCES: Final = frozenset({v1helper.RESOURCE_CPU, v1helper.RESOURCE_MEMORY})
+
+
 def calculate_pod_resource_request(pod: Pod, resource: str) -> int:
     """Upstream: calculatePodResourceRequest. max(Σ containers, each init container) + overhead."""
+    if pod.spec.overhead or resource not in _CACHED_RESOURCES:
+        return _pod_resource_request(pod, resource)
+    last = _LAST_POD
+    if last.pod is not pod:
+        last.pod, last.requests = pod, {}
+    request = last.requests.get(resource)
+    if request is None:
+        request = last.requests[resource] = _pod_resource_request(pod, resource)
+    return request
+
+
+def _pod_resource_request(pod: Pod, resource: str) -> int:
     request = sum(get_nonzero_request_for_resource(resource, c.resources.requests)
                   for c in pod.spec.containers)
     for init in pod.spec.init_containers:
