@@ -220,13 +220,14 @@ def _action(item: Any, path: str, problems: _Problems) -> Action | None:
         problems.add(f"{path}.afterEvent", f"must be a non-negative integer, not {_show(after)}")
         ok = False
     verbs = [k for k in item if k in ACTION_VERBS]
-    for key in item:
-        if key not in ACTION_VERBS and key not in ("at", "afterEvent"):
-            problems.add(f"{path}.{key}", f"unknown field (expected at and one of {', '.join(ACTION_VERBS)})")
-            ok = False
+    unknown = [k for k in item if k not in ACTION_VERBS and k not in ("at", "afterEvent")]
+    for key in unknown:
+        problems.add(f"{path}.{key}", f"unknown field (expected at and one of {', '.join(ACTION_VERBS)})")
+        ok = False
     if len(verbs) != 1:
-        problems.add(path, f"needs exactly one of {', '.join(ACTION_VERBS)}, found "
-                     + (", ".join(verbs) if verbs else "none"))
+        if verbs or not unknown:  # an unknown key without any verb is most likely a misspelt verb: said above
+            problems.add(path, f"needs exactly one of {', '.join(ACTION_VERBS)}, found "
+                         + (", ".join(verbs) if verbs else "none"))
         return None
     verb = verbs[0]
     edit = _edit(verb, item[verb], f"{path}.{verb}", problems)

@@ -48,9 +48,9 @@ from kubesched import features
 from kubesched.api.core import Pod
 from kubesched.api.load import LoadedCluster, load_cluster
 from kubesched.api.yaml_source import read_documents
-from kubesched.cluster import APIServer, Kubelet, ReplicaSetController
 from kubesched.client.leaderelection import LockError, ResourceLockConfig
 from kubesched.client.leaderelection import new as new_resource_lock
+from kubesched.cluster import APIServer, Kubelet, ReplicaSetController
 from kubesched.cluster.errors import APIError
 from kubesched.scheduler.apis.config.scheme import (
     ConfigError,
@@ -636,9 +636,8 @@ def _config(loaded: LoadedCluster, config: Any) -> tuple[KubeSchedulerConfigurat
 
 def _tidy(text: str) -> str:
     """Collapse the blank runs left by removed documents, and drop empty documents."""
-    text = re.sub(r"\n{3,}", "\n\n", text)
-    text = re.sub(r"(^|\n)---\s*\n(\s*\n)*(?=---)", r"\1", text)
-    return text
+    text = re.sub(r"(?m)^---[ \t]*\n(?:[ \t]*\n)*(?=^---|\Z)", "", text + "\n")
+    return re.sub(r"\n{3,}", "\n\n", text).rstrip("\n")
 
 
 __all__ = ["AppliedEdit", "EditError", "Engine", "Inputs", "Mark", "ScenarioError", "Simulation", "load_inputs"]

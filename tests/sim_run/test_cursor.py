@@ -77,6 +77,7 @@ def test_cycle_and_current_pod_follow_the_cursor(sim):
 
 def test_back_moves_by_event_boundaries_and_stops_at_zero(sim):
     a, b, c = (sim.step("event") for _ in range(3))
+    assert a < b < c == sim.cursor
     assert sim.back() == b
     assert sim.back(1) == a
     assert sim.back(5) == 0

@@ -15,7 +15,10 @@ import dataclasses
 
 import pytest
 
-from kubesched.client.leaderelection import LEADER_ELECTION_RECORD_ANNOTATION_KEY, LeaderElectionRecord
+from kubesched.client.leaderelection import (
+    LEADER_ELECTION_RECORD_ANNOTATION_KEY,
+    LeaderElectionRecord,
+)
 from kubesched.sim import Simulation
 from kubesched.sim.edits import KillLeader, Update
 from kubesched.sim.replica import hostname

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from tests.sim_run.clusters import SMALL, node, pod, scenario
 
 from kubesched.cmd.app.server import STARTUP_STEPS
 from kubesched.sim import Simulation
 from kubesched.trace import Kind
+from tests.sim_run.clusters import SMALL, node, pod, scenario
 
 LEADER_STEPS = ("sched.Run", "SchedulingQueue.Run", "scheduleOne")
 
