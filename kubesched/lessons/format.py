@@ -1,0 +1,279 @@
+"""Lesson files: Markdown with YAML front matter, parsed into frozen dataclasses.
+
+Upstream: no counterpart (teaching material about the v1.18.5 scheduler).
+
+A lesson file (``lessons/<lang>/<id>.md``)::
+
+    ---
+    title: The scheduling queue
+    lang: en
+    cluster: 04-queues.yaml            # under sample_clusters/lessons/
+    config: null                       # optional KubeSchedulerConfiguration file, same folder
+    horizon: 120                       # optional Simulation horizon (simulated seconds)
+    steps:
+    - id: popped
+      goto: {until: {kind: CYCLE_END, pod: default/web-2}}
+      claims:
+      - pod default/web-2 is in unschedulableQ
+      predict: {ask: feasible_nodes, pod: default/web-2, q: "Which nodes pass?"}
+    quiz:
+    - {ask: rejecting_plugin, pod: default/web-2, node: node-1, q: "Which plugin rejected node-1?"}
+    ---
+    ## popped
+    One or two sentences of narration for the step ``popped``.
+
+Step targets (``goto``): ``{until: {kind: KIND, <field>: value ...}}`` (right after the next matching record;
+``settle: true`` goes on to the end of the engine event holding it, where ``state()`` is exact),
+``{unit: event|phase|pod, count: N}``, ``{advance: seconds}``, ``{idle: true}``, or an action
+``{at: seconds, create|update|delete|cordon|uncordon|killLeader: ...}`` (the Scenario action
+syntax; applied at the cursor after advancing to ``at``). ``goto`` may be a list (done in order).
+
+The narration of each step is the Markdown section headed ``## <step id>``; an optional
+``## intro`` section comes first. ``q`` fields are the only other language-specific text.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from kubesched.trace import Kind
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+LESSONS_DIR = ROOT / "lessons"
+CLUSTERS_DIR = ROOT / "sample_clusters" / "lessons"
+LANGS = ("en", "zh")
+GOTO_VERBS = ("until", "unit", "advance", "idle")
+ACTION_VERBS = ("create", "update", "delete", "cordon", "uncordon", "killLeader")
+UNITS = ("event", "phase", "pod")
+_FRONT = re.compile(r"\A---\s*\n(.*?)\n---\s*\n(.*)\Z", re.S)
+_HEADING = re.compile(r"^## +(\S+)\s*$", re.M)
+_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
+class LessonError(ValueError):
+    """A lesson file that does not follow the format; the message names file and field."""
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """A question whose answer is computed from the trace (quiz.py); ``q`` is its wording."""
+
+    ask: str
+    args: tuple[tuple[str, str], ...]
+    q: str
+
+    def arg(self, name: str, default: str = "") -> str:
+        return dict(self.args).get(name, default)
+
+
+@dataclass(frozen=True, slots=True)
+class Goto:
+    """One cursor move: ``verb`` in until | unit | advance | idle | action."""
+
+    verb: str
+    match: tuple[tuple[str, str], ...] = ()   # until: record fields to match
+    settle: bool = False
+    unit: str = ""
+    count: int = 1
+    seconds: float = 0.0
+    action: tuple[tuple[str, Any], ...] = ()  # action: the Scenario action mapping, items
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    id: str
+    goto: tuple[Goto, ...]
+    claims: tuple[str, ...]
+    predict: Question | None
+    narration: str
+
+
+@dataclass(frozen=True, slots=True)
+class Lesson:
+    id: str                      # file stem, e.g. "04-queues"
+    lang: str
+    title: str
+    cluster: str                 # file name under sample_clusters/lessons/
+    config: str | None
+    horizon: float
+    intro: str
+    steps: tuple[Step, ...]
+    quiz: tuple[Question, ...]
+    path: str = ""
+
+    @property
+    def cluster_path(self) -> pathlib.Path:
+        return CLUSTERS_DIR / self.cluster
+
+    @property
+    def config_path(self) -> pathlib.Path | None:
+        return CLUSTERS_DIR / self.config if self.config else None
+
+    def structure(self) -> tuple[Any, ...]:
+        """Everything but the wording: equal for the two languages of one lesson."""
+        return (self.id, self.cluster, self.config, self.horizon,
+                tuple((s.id, s.goto, s.claims, _bare(s.predict)) for s in self.steps),
+                tuple(_bare(q) for q in self.quiz))
+
+
+def _bare(q: Question | None) -> tuple[str, tuple[tuple[str, str], ...]] | None:
+    return None if q is None else (q.ask, q.args)
+
+
+# -- parsing -------------------------------------------------------------------------------------
+def parse(text: str, *, name: str = "lesson", lang: str = "en", path: str = "") -> Lesson:
+    """Parse one lesson file's text; raises ``LessonError`` naming the field at fault."""
+    where = path or name
+    m = _FRONT.match(text)
+    if not m:
+        raise LessonError(f"{where}: must start with YAML front matter between two '---' lines")
+    try:
+        front = yaml.safe_load(m.group(1))
+    except yaml.YAMLError as err:
+        raise LessonError(f"{where}: front matter is not valid YAML: {err}") from None
+    if not isinstance(front, dict):
+        raise LessonError(f"{where}: front matter must be a mapping")
+    allowed = {"title", "lang", "cluster", "config", "horizon", "steps", "quiz"}
+    for key in front:
+        if key not in allowed:
+            raise LessonError(f"{where}: unknown field {key!r} (expected {', '.join(sorted(allowed))})")
+    title = _text(front, "title", where)
+    file_lang = front.get("lang", lang)
+    if file_lang != lang:
+        raise LessonError(f"{where}: lang is {file_lang!r} but the file is in lessons/{lang}/")
+    cluster = _text(front, "cluster", where)
+    config = front.get("config")
+    if config is not None and not isinstance(config, str):
+        raise LessonError(f"{where}: config must be a file name")
+    horizon = front.get("horizon", 300)
+    if isinstance(horizon, bool) or not isinstance(horizon, (int, float)) or horizon <= 0:
+        raise LessonError(f"{where}: horizon must be a positive number of seconds")
+    sections = _sections(m.group(2), where)
+    raw_steps = front.get("steps")
+    if not isinstance(raw_steps, list) or not raw_steps:
+        raise LessonError(f"{where}: steps must be a non-empty list")
+    steps = tuple(_step(item, i, sections, where) for i, item in enumerate(raw_steps))
+    ids = [s.id for s in steps]
+    if len(set(ids)) != len(ids):
+        raise LessonError(f"{where}: step ids must be unique: {ids}")
+    extra = set(sections) - set(ids) - {"intro"}
+    if extra:
+        raise LessonError(f"{where}: narration sections without a step: {sorted(extra)}")
+    raw_quiz = front.get("quiz") or []
+    if not isinstance(raw_quiz, list):
+        raise LessonError(f"{where}: quiz must be a list")
+    quiz = tuple(_question(q, f"quiz[{i}]", where) for i, q in enumerate(raw_quiz))
+    return Lesson(name, lang, title, cluster, config, float(horizon), sections.get("intro", ""),
+                  steps, quiz, path)
+
+
+def _text(front: dict[str, Any], key: str, where: str) -> str:
+    value = front.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise LessonError(f"{where}: {key} must be a non-empty string")
+    return value.strip()
+
+
+def _sections(body: str, where: str) -> dict[str, str]:
+    parts = _HEADING.split(body)
+    if parts[0].strip():
+        raise LessonError(f"{where}: text before the first '## <step id>' heading")
+    out: dict[str, str] = {}
+    for sid, text in zip(parts[1::2], parts[2::2]):
+        if sid in out:
+            raise LessonError(f"{where}: two narration sections for {sid!r}")
+        out[sid] = " ".join(text.split())
+    return out
+
+
+def _step(item: Any, i: int, sections: dict[str, str], where: str) -> Step:
+    at = f"{where}: steps[{i}]"
+    if not isinstance(item, dict):
+        raise LessonError(f"{at} must be a mapping")
+    for key in item:
+        if key not in ("id", "goto", "claims", "predict"):
+            raise LessonError(f"{at}: unknown field {key!r} (expected id, goto, claims, predict)")
+    sid = item.get("id")
+    if not isinstance(sid, str) or not _ID.match(sid):
+        raise LessonError(f"{at}.id must be lower-case letters, digits and '-'")
+    raw_goto = item.get("goto")
+    if raw_goto is None:
+        raise LessonError(f"{at}.goto is missing")
+    gotos = raw_goto if isinstance(raw_goto, list) else [raw_goto]
+    goto = tuple(_goto(g, f"{at}.goto") for g in gotos)
+    claims = item.get("claims") or []
+    if not isinstance(claims, list) or not all(isinstance(c, str) for c in claims):
+        raise LessonError(f"{at}.claims must be a list of strings")
+    predict = _question(item["predict"], f"steps[{i}].predict", where) if item.get("predict") else None
+    narration = sections.get(sid, "")
+    if not narration:
+        raise LessonError(f"{at}: no narration (a '## {sid}' section)")
+    return Step(sid, goto, tuple(c.strip() for c in claims), predict, narration)
+
+
+def _goto(g: Any, at: str) -> Goto:
+    if not isinstance(g, dict):
+        raise LessonError(f"{at} must be a mapping")
+    if "until" in g:
+        match = g["until"]
+        if not isinstance(match, dict) or "kind" not in match:
+            raise LessonError(f"{at}.until must be a mapping with kind")
+        if match["kind"] not in Kind.__members__:
+            raise LessonError(f"{at}.until.kind {match['kind']!r} is not a trace record kind")
+        return Goto("until", tuple((str(k), str(v)) for k, v in match.items()), settle=bool(g.get("settle")))
+    if "unit" in g:
+        if g["unit"] not in UNITS:
+            raise LessonError(f"{at}.unit must be one of {', '.join(UNITS)}")
+        count = g.get("count", 1)
+        if not isinstance(count, int) or count < 1:
+            raise LessonError(f"{at}.count must be a positive integer")
+        return Goto("unit", unit=g["unit"], count=count)
+    if "advance" in g:
+        seconds = g["advance"]
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
+            raise LessonError(f"{at}.advance must be a non-negative number of seconds")
+        return Goto("advance", seconds=float(seconds))
+    if "idle" in g:
+        return Goto("idle")
+    verbs = [v for v in ACTION_VERBS if v in g]
+    if len(verbs) == 1:
+        return Goto("action", seconds=float(g.get("at", 0)), action=tuple(g.items()))
+    raise LessonError(f"{at}: expected one of until, unit, advance, idle or an action "
+                      f"({', '.join(ACTION_VERBS)})")
+
+
+def _question(data: Any, at: str, where: str) -> Question:
+    if not isinstance(data, dict) or not isinstance(data.get("ask"), str):
+        raise LessonError(f"{where}: {at} must be a mapping with ask")
+    q = data.get("q")
+    if not isinstance(q, str) or not q.strip():
+        raise LessonError(f"{where}: {at}.q (the question's wording) is missing")
+    args = tuple(sorted((str(k), str(v)) for k, v in data.items() if k not in ("ask", "q")))
+    return Question(data["ask"], args, q.strip())
+
+
+# -- finding lessons --------------------------------------------------------------------------------
+def lesson_ids(root: pathlib.Path = LESSONS_DIR) -> tuple[str, ...]:
+    """The lesson ids (file stems) of the English lessons, in order."""
+    return tuple(sorted(p.stem for p in (root / "en").glob("*.md")))
+
+
+def load(lesson_id: str, lang: str = "en", root: pathlib.Path = LESSONS_DIR) -> Lesson:
+    """Read and parse ``lessons/<lang>/<lesson_id>.md``."""
+    if lang not in LANGS:
+        raise LessonError(f"unknown language {lang!r}")
+    path = root / lang / f"{lesson_id}.md"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise LessonError(f"{path}: cannot read: {err.strerror}") from None
+    return parse(text, name=lesson_id, lang=lang, path=str(path.relative_to(root.parent)))
+
+
+__all__ = ["CLUSTERS_DIR", "LANGS", "LESSONS_DIR", "Goto", "Lesson", "LessonError", "Question", "Step",
+           "lesson_ids", "load", "parse"]
