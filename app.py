@@ -1,29 +1,32 @@
-"""kubesched dashboard entry point (placeholder: the dashboard issue replaces it).
+"""kubesched dashboard: a short st.navigation router with the shared sidebar controls.
 
-Loads a built-in sample cluster (``sample_clusters/default.yaml`` first) and shows its
-nodes and pods as the API server holds them after defaulting.
+Run with ``streamlit run app.py``. Shared controls live here so they survive page switches:
+the language, the cluster picker, the stepper (one cursor for every page) and the exports.
+Each page script under ``kubesched/ui/pages/`` is listed only when it exists.
 """
 
 import pandas  # noqa: F401  (import eagerly: plotly reads sys.modules["pandas"] during reruns)
+import plotly.express  # noqa: F401
 import streamlit as st
+from pathlib import Path
 
-from kubesched.api.core import Node, Pod
-from kubesched.api.load import LoadError, load_cluster
-from kubesched.ui.cluster_tables import SAMPLE_DIR, describe, node_rows, pod_rows, sample_clusters
+from kubesched.ui import session, stepper
+from kubesched.ui.i18n import LANGUAGE_NAMES, LANGUAGES, t
+from kubesched.ui.pages._exports import render_exports
 
-st.set_page_config(page_title="kubesched", layout="wide")
-st.title("kubesched — kube-scheduler v1.18.5, step by step")
-choice = st.selectbox("Sample cluster", sample_clusters(), key="cluster")
-path = SAMPLE_DIR / choice
-st.caption(describe(path))
-try:
-    cluster = load_cluster(path)
-except LoadError as err:
-    st.error("\n".join(str(p) for p in err.problems))
-    st.stop()
-nodes = [o for o in cluster.objects if isinstance(o, Node)]
-pods = [o for o in cluster.objects if isinstance(o, Pod)]
-st.subheader(f"Nodes ({len(nodes)})")
-st.dataframe(node_rows(nodes), hide_index=True, key="nodes")
-st.subheader(f"Pods ({len(pods)})")
-st.dataframe(pod_rows(pods), hide_index=True, key="pods")
+PAGES = ("home", "cluster", "startup", "queues", "schedule", "preemption", "binding", "configuration",
+         "lessons", "events")
+PAGE_DIR = Path(__file__).resolve().parent / "kubesched" / "ui" / "pages"
+
+st.set_page_config(page_title="kubesched", page_icon="⎈", layout="wide")
+lang = session.init_language()
+session.ensure()
+pages = [st.Page(f"kubesched/ui/pages/{name}.py", title=t(f"nav.{name}", lang), default=name == "home",
+                 url_path=name) for name in PAGES if (PAGE_DIR / f"{name}.py").exists()]
+current = st.navigation(pages)
+with st.sidebar:
+    st.radio(t("app.language", lang), LANGUAGES, format_func=LANGUAGE_NAMES.get, key="lang", horizontal=True)
+    session.render_picker()
+    stepper.render_stepper()
+    render_exports()
+current.run()

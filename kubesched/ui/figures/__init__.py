@@ -1,0 +1,1 @@
+"""Pure figure and row builders for the dashboard pages (no Streamlit import here)."""

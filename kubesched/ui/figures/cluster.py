@@ -1,0 +1,262 @@
+"""Rows and figures for the Home and Cluster pages: sample cards, node cards, the topology graph.
+
+Upstream: pkg/scheduler/nodeinfo/node_info.go (NodeInfo: requestedResource vs
+allocatableResource, pods) for what a node card shows; the topology labels
+``topology.kubernetes.io/{region,zone}`` and their 1.18-era ``failure-domain.beta.kubernetes.io``
+forms (staging/src/k8s.io/api/core/v1/well_known_labels.go).
+
+Pure functions over a ``SimState`` (kubesched/sim/state.py) or file text; no Streamlit here.
+Text that came from a learner's YAML is escaped before it reaches a Plotly label (Plotly
+reads a few HTML tags in text).
+
+Deviation: the topology layout puts region, zone and node layers with networkx's
+``multipartite_layout`` (computed once per cluster from the node set) and fans each node's
+pods out in that node's own band, so a pod that binds moves next to its node and nothing else
+moves; pods not on a node wait in a column of their own.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from pathlib import Path
+
+import networkx as nx
+import plotly.graph_objects as go
+
+from kubesched.api.quantity import Quantity, QuantityError
+from kubesched.sim.state import PHASE_DELETED, NodeState, PodState, SimState
+from kubesched.ui.theme import OKABE_ITO, QUEUE_COLOURS, QUEUE_GLYPHS
+
+ZONE_LABELS = ("topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/zone")
+REGION_LABELS = ("topology.kubernetes.io/region", "failure-domain.beta.kubernetes.io/region")
+NO_ZONE, NO_REGION = "(no zone)", "(no region)"
+CORE_RESOURCES = ("cpu", "memory", "pods", "ephemeral-storage")
+LAYERS = ("region", "zone", "node", "pod")
+LAYER_COLOURS = {"region": OKABE_ITO["grey"], "zone": OKABE_ITO["sky_blue"], "node": OKABE_ITO["blue"]}
+NODE_TAINTED_COLOUR = OKABE_ITO["yellow"]
+POD_PENDING_COLOUR = OKABE_ITO["grey"]
+EDGE_COLOUR = "#8C8C8C"
+
+
+# -- sample files ------------------------------------------------------------------------------------
+def leading_comment(text: str) -> str:
+    """The leading ``#`` comment block of a cluster file, as paragraphs joined by blank lines."""
+    paragraphs: list[list[str]] = [[]]
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            break
+        body = line[1:].strip()
+        if body:
+            paragraphs[-1].append(body)
+        elif paragraphs[-1]:
+            paragraphs.append([])
+    return "\n\n".join(" ".join(p) for p in paragraphs if p)
+
+
+@dataclass(frozen=True, slots=True)
+class SampleCard:
+    name: str           # file name
+    headline: str       # the first sentence of the leading comment
+    description: str    # the rest of the leading comment
+
+
+def sample_card(path: Path) -> SampleCard:
+    """A Home-page card: the file's name and its leading comment."""
+    comment = leading_comment(path.read_text(encoding="utf-8"))
+    first, _, rest = comment.partition("\n\n")
+    headline = first.split(" - ", 1)[1] if " - " in first else first
+    return SampleCard(path.name, headline.strip(), rest.strip())
+
+
+# -- node cards ----------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class ResourceBar:
+    resource: str
+    requested: str        # canonical quantity (pods: number of pods on the node)
+    allocatable: str
+    fraction: float       # requested / allocatable, 0 when nothing is allocatable (may exceed 1)
+
+
+@dataclass(frozen=True, slots=True)
+class NodeCard:
+    name: str
+    zone: str
+    region: str
+    unschedulable: bool
+    taints: tuple[str, ...]
+    labels: tuple[tuple[str, str], ...]
+    pods: tuple[str, ...]
+    bars: tuple[ResourceBar, ...]
+
+
+def label_of(labels: tuple[tuple[str, str], ...] | dict[str, str], keys: tuple[str, ...], default: str) -> str:
+    table = dict(labels)
+    return next((table[k] for k in keys if table.get(k)), default)
+
+
+def _milli(text: str) -> int:
+    try:
+        return Quantity.parse(text).milli_value()
+    except QuantityError:
+        return 0
+
+
+def resource_bars(node: NodeState) -> tuple[ResourceBar, ...]:
+    """Requested vs allocatable as NodeInfo holds them: core resources first, then scalars.
+
+    NodeInfo counts pods by ``len(pods)`` (``requestedResource.AllowedPodNumber`` stays 0), so
+    the pods bar uses the number of pods on the node.
+    """
+    allocatable = dict(node.allocatable)
+    requested = dict(node.requested)
+    names = [r for r in CORE_RESOURCES if r in allocatable]
+    names += sorted(r for r in allocatable if r not in CORE_RESOURCES)
+    bars = []
+    for name in names:
+        used = str(len(node.pods)) if name == "pods" else requested.get(name, "0")
+        total = allocatable[name]
+        cap = _milli(total)
+        bars.append(ResourceBar(name, used, total, _milli(used) / cap if cap > 0 else 0.0))
+    return tuple(bars)
+
+
+def node_cards(state: SimState) -> tuple[NodeCard, ...]:
+    """One card per node, in the API server's order."""
+    return tuple(NodeCard(n.name, label_of(n.labels, ZONE_LABELS, NO_ZONE), label_of(n.labels, REGION_LABELS, NO_REGION),
+                          n.unschedulable, n.taints, n.labels, n.pods, resource_bars(n)) for n in state.nodes)
+
+
+def allocation_figure(cards: tuple[NodeCard, ...], resource: str, *, title: str = "") -> go.Figure:
+    """Requested share of allocatable per node for one resource (a horizontal bar per node)."""
+    rows = [(c.name, bar) for c in cards for bar in c.bars if bar.resource == resource]
+    names = [html.escape(name) for name, _ in rows]
+    fig = go.Figure(go.Bar(
+        x=[round(bar.fraction * 100, 1) for _, bar in rows], y=names, orientation="h",
+        marker_color=[OKABE_ITO["vermillion"] if bar.fraction > 1 else OKABE_ITO["blue"] for _, bar in rows],
+        text=[f"{html.escape(bar.requested)} / {html.escape(bar.allocatable)}" for _, bar in rows],
+        textposition="auto", hovertemplate="%{y}: %{text} (%{x}%)<extra></extra>", name=resource))
+    fig.update_layout(title=title or resource, xaxis=dict(range=[0, 100], ticksuffix="%"),
+                      yaxis=dict(autorange="reversed"), height=80 + 32 * max(1, len(rows)),
+                      margin=dict(l=10, r=10, t=40, b=10), showlegend=False)
+    return fig
+
+
+# -- topology graph --------------------------------------------------------------------------------------
+def topology_graph(nodes: tuple[NodeState, ...]) -> nx.DiGraph:
+    """region → zone → node, every vertex with its ``layer`` (0, 1, 2); names are ``layer:name``."""
+    graph = nx.DiGraph()
+    for node in sorted(nodes, key=lambda n: (label_of(n.labels, REGION_LABELS, NO_REGION),
+                                             label_of(n.labels, ZONE_LABELS, NO_ZONE), n.name)):
+        region = label_of(node.labels, REGION_LABELS, NO_REGION)
+        zone = label_of(node.labels, ZONE_LABELS, NO_ZONE)
+        graph.add_node(f"region:{region}", layer=0, label=region, kind="region")
+        graph.add_node(f"zone:{region}/{zone}", layer=1, label=zone, kind="zone")
+        graph.add_node(f"node:{node.name}", layer=2, label=node.name, kind="node")
+        graph.add_edge(f"region:{region}", f"zone:{region}/{zone}")
+        graph.add_edge(f"zone:{region}/{zone}", f"node:{node.name}")
+    return graph
+
+
+def topology_layout(graph: nx.DiGraph) -> dict[str, tuple[float, float]]:
+    """Fixed positions (multipartite by layer, plain floats); the same graph gives the same layout."""
+    if graph.number_of_nodes() == 0:
+        return {}
+    pos = nx.multipartite_layout(graph, subset_key="layer", align="vertical", scale=1.0)
+    return {name: (float(x), float(y)) for name, (x, y) in pos.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class PodMark:
+    key: str
+    node: str           # "" when not on a node
+    x: float
+    y: float
+    colour: str
+    glyph: str
+    status: str         # Bound / Running / activeQ / podBackoffQ / unschedulableQ / Pending
+
+
+def _pod_look(pod: PodState) -> tuple[str, str, str]:
+    if pod.node:
+        return QUEUE_COLOURS["bound"], QUEUE_GLYPHS["bound"], pod.phase
+    if pod.queue:
+        return QUEUE_COLOURS.get(pod.queue, POD_PENDING_COLOUR), QUEUE_GLYPHS.get(pod.queue, "·"), pod.queue
+    return POD_PENDING_COLOUR, "·", pod.phase
+
+
+def pod_marks(state: SimState, layout: dict[str, tuple[float, float]]) -> tuple[PodMark, ...]:
+    """Pods fanned out in their node's band; pods on no node in a column of their own."""
+    nodes = sorted(((name[5:], xy) for name, xy in layout.items() if name.startswith("node:")),
+                   key=lambda item: -item[1][1])
+    if not nodes:
+        return ()
+    xs = sorted({xy[0] for xy in layout.values()})
+    step = (xs[-1] - xs[0]) / max(1, len(xs) - 1) if len(xs) > 1 else 1.0
+    pod_x, pending_x = xs[-1] + step, xs[-1] + 2 * step
+    ys = [xy[1] for _, xy in nodes]
+    band = (ys[0] - ys[-1]) / max(1, len(ys) - 1) if len(ys) > 1 else 1.0
+    by_node: dict[str, list[PodState]] = {}
+    pending: list[PodState] = []
+    for pod in state.pods:
+        if pod.phase == PHASE_DELETED:
+            continue
+        (by_node.setdefault(pod.node, []) if pod.node and pod.node in dict(nodes) else pending).append(pod)
+    marks: list[PodMark] = []
+    for name, (_x, y) in nodes:
+        pods = by_node.get(name, [])
+        for i, pod in enumerate(pods):
+            offset = (i - (len(pods) - 1) / 2) * (0.8 * band / max(1, len(pods)))
+            colour, glyph, status = _pod_look(pod)
+            marks.append(PodMark(pod.key, name, pod_x, y + offset, colour, glyph, status))
+    top, bottom = (ys[0], ys[-1]) if len(ys) > 1 else (0.5, -0.5)
+    for i, pod in enumerate(pending):
+        y = top - (top - bottom) * (i / max(1, len(pending) - 1)) if len(pending) > 1 else (top + bottom) / 2
+        colour, glyph, status = _pod_look(pod)
+        marks.append(PodMark(pod.key, "", pending_x, y, colour, glyph, status))
+    return tuple(marks)
+
+
+def topology_figure(graph: nx.DiGraph, layout: dict[str, tuple[float, float]], state: SimState, *,
+                    titles: dict[str, str] | None = None) -> go.Figure:
+    """region → zone → node → pod drawn from a fixed layout; pods coloured by queue or bound."""
+    titles = titles or {}
+    tainted = {n.name for n in state.nodes if n.taints or n.unschedulable}
+    marks = pod_marks(state, layout)
+    ex, ey = [], []
+    for a, b in graph.edges():
+        (x0, y0), (x1, y1) = layout[a], layout[b]
+        ex += [x0, x1, None]
+        ey += [y0, y1, None]
+    for mark in marks:
+        if mark.node:
+            x0, y0 = layout[f"node:{mark.node}"]
+            ex += [x0, mark.x, None]
+            ey += [y0, mark.y, None]
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=ex, y=ey, mode="lines", line=dict(color=EDGE_COLOUR, width=1),
+                             hoverinfo="skip", showlegend=False, name="edges"))
+    for kind in ("region", "zone", "node"):
+        names = [n for n, d in graph.nodes(data=True) if d["kind"] == kind]
+        labels = [graph.nodes[n]["label"] for n in names]
+        colours = [NODE_TAINTED_COLOUR if kind == "node" and label in tainted else LAYER_COLOURS[kind]
+                   for label in labels]
+        fig.add_trace(go.Scatter(
+            x=[layout[n][0] for n in names], y=[layout[n][1] for n in names], mode="markers+text",
+            marker=dict(size=18 if kind != "node" else 16, color=colours, symbol="square" if kind == "node" else "circle",
+                        line=dict(color="#333333", width=1)),
+            text=[html.escape(label) for label in labels], textposition="top center",
+            hovertemplate=f"{kind}: %{{text}}<extra></extra>", name=titles.get(kind, kind)))
+    fig.add_trace(go.Scatter(
+        x=[m.x for m in marks], y=[m.y for m in marks], mode="markers+text",
+        marker=dict(size=11, color=[m.colour for m in marks], line=dict(color="#333333", width=1)),
+        text=[f"{m.glyph} {html.escape(m.key.split('/', 1)[-1])}" for m in marks], textposition="middle right",
+        customdata=[[html.escape(m.key), m.status] for m in marks],
+        hovertemplate="%{customdata[0]}: %{customdata[1]}<extra></extra>", name=titles.get("pod", "pod")))
+    xs = [xy[0] for xy in layout.values()] + [m.x for m in marks]
+    fig.update_layout(
+        height=max(360, 26 * max(len(marks), len(layout))), margin=dict(l=10, r=10, t=30, b=10),
+        xaxis=dict(visible=False, range=[min(xs, default=0) - 0.3, max(xs, default=1) + 1.2]),
+        yaxis=dict(visible=False), legend=dict(orientation="h", y=1.02, x=0), plot_bgcolor="rgba(0,0,0,0)",
+        paper_bgcolor="rgba(0,0,0,0)", uirevision="topology")
+    return fig

@@ -1,0 +1,36 @@
+"""Navigation titles of the ten dashboard pages (``nav.<page>``)."""
+
+EN = {
+    "nav.home": "Home",
+    "nav.cluster": "Cluster",
+    "nav.startup": "Startup",
+    "nav.queues": "Queues",
+    "nav.schedule": "Schedule one pod",
+    "nav.preemption": "Preemption",
+    "nav.binding": "Binding cycle",
+    "nav.configuration": "Configuration",
+    "nav.lessons": "Lessons",
+    "nav.events": "Event log",
+    "nav.export": "Export",
+    "nav.export_scenario": "Scenario YAML",
+    "nav.export_trace": "Trace JSON",
+    "nav.export_chart": "Chart (HTML)",
+    "nav.export_help": "Cluster + configuration + edits + seed: loading it again reproduces this run.",
+}
+ZH = {
+    "nav.home": "首页",
+    "nav.cluster": "集群",
+    "nav.startup": "启动",
+    "nav.queues": "调度队列",
+    "nav.schedule": "调度一个 Pod",
+    "nav.preemption": "抢占",
+    "nav.binding": "绑定周期",
+    "nav.configuration": "调度器配置",
+    "nav.lessons": "课程",
+    "nav.events": "事件日志",
+    "nav.export": "导出",
+    "nav.export_scenario": "场景 YAML",
+    "nav.export_trace": "追踪 JSON",
+    "nav.export_chart": "图表（HTML）",
+    "nav.export_help": "集群 + 配置 + 编辑 + 随机种子：重新加载即可复现本次运行。",
+}

@@ -1,0 +1,183 @@
+"""The one Simulation of a browser session, kept in ``st.session_state``.
+
+Upstream: no counterpart (dashboard plumbing).
+
+Keys in ``st.session_state``:
+
+- ``"sim"``: the current :class:`~kubesched.sim.simulation.Simulation` (never shared between
+  sessions, never in ``st.cache_resource``: it is mutable).
+- ``"cluster"``: the sample cluster picked in the sidebar (bound to ``?cluster=``).
+- ``"cluster_source"``: a label for where the simulation came from (a sample file name, an
+  uploaded file name, or ``"<name> (edited)"``).
+- ``"cluster_text"``: the learner's YAML, kept even when it does not load.
+- ``"cluster_errors"``: the problems of the last text that did not load (``[]`` when it did).
+- ``"lang"``: ``"en"`` or ``"zh"``.
+
+A cluster is run to the end (idle, horizon or event cap) as soon as it is loaded when it is
+small (``EAGER_LIMIT`` nodes + pods), so the slider spans the whole run; the cursor then goes
+back to 0 (or to ``?step=``). Bigger clusters are computed lazily as the cursor moves.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from kubesched.api.load import LoadError
+from kubesched.scheduler.apis.config.scheme import ConfigError
+from kubesched.sim.scenario import ScenarioError
+from kubesched.sim.simulation import CHECKPOINT_LIMIT, Simulation
+
+SAMPLE_DIR = Path(__file__).resolve().parents[2] / "sample_clusters"
+DEFAULT_CLUSTER = "default.yaml"
+SEED = 0
+EAGER_LIMIT = CHECKPOINT_LIMIT
+
+SIM, CLUSTER, SOURCE, TEXT, ERRORS, LANG = ("sim", "cluster", "cluster_source", "cluster_text",
+                                            "cluster_errors", "lang")
+LOAD_ERRORS = (LoadError, ConfigError, ScenarioError, ValueError)
+
+
+def sample_clusters() -> list[str]:
+    """File names of the built-in sample clusters, the default first."""
+    names = sorted(p.name for p in SAMPLE_DIR.glob("*.yaml"))
+    return sorted(names, key=lambda n: n != DEFAULT_CLUSTER)
+
+
+def _query(name: str) -> str | None:
+    value = st.query_params.get(name)
+    return value if value else None
+
+
+def init_language() -> str:
+    """The language of this session: set once, from the browser locale (``zh*`` → 中文)."""
+    if LANG not in st.session_state:
+        locale = st.context.locale or ""
+        st.session_state[LANG] = "zh" if locale.lower().startswith("zh") else "en"
+    return st.session_state[LANG]
+
+
+def lang() -> str:
+    return st.session_state.get(LANG, "en")
+
+
+def ensure() -> Simulation:
+    """Create the session's Simulation on its first run (``?cluster=`` and ``?step=`` honoured)."""
+    if SIM not in st.session_state:
+        name = _query(CLUSTER)
+        if name not in sample_clusters():
+            name = DEFAULT_CLUSTER
+        st.session_state[CLUSTER] = name
+        load_sample(name)
+        step = _query("step")
+        if step is not None and step.isdigit():
+            current().seek(int(step))
+    return current()
+
+
+def current() -> Simulation:
+    """The Simulation of this browser session (created on first use)."""
+    if SIM not in st.session_state:
+        return ensure()
+    return st.session_state[SIM]
+
+
+def cluster_text() -> str:
+    """The learner's cluster YAML (the last text applied or loaded, valid or not)."""
+    return st.session_state.get(TEXT, "")
+
+
+def cluster_source() -> str:
+    """Where the current simulation came from (sample file, upload, or an edited text)."""
+    return st.session_state.get(SOURCE, DEFAULT_CLUSTER)
+
+
+def cluster_errors() -> list[str]:
+    """The problems of the last text that did not load (``[]`` after a successful load)."""
+    return list(st.session_state.get(ERRORS, []))
+
+
+def _new_simulation(source: str | Path) -> Simulation:
+    sim = Simulation.from_yaml(source, seed=SEED)
+    if _small(sim):
+        sim.run_until_idle()
+        sim.seek(0)
+    return sim
+
+
+def _small(sim: Simulation) -> bool:
+    objects = sim.inputs.objects
+    return sum(type(o).__name__ in ("Node", "Pod") for o in objects) <= EAGER_LIMIT
+
+
+def _install(sim: Simulation, source: str, text: str) -> None:
+    st.session_state[SIM] = sim
+    st.session_state[SOURCE] = source
+    st.session_state[TEXT] = text
+    st.session_state[ERRORS] = []
+
+
+def load_sample(name: str) -> None:
+    """Load ``sample_clusters/<name>`` (cursor at 0)."""
+    path = SAMPLE_DIR / name
+    _install(_new_simulation(path), name, path.read_text(encoding="utf-8"))
+
+
+def problems_of(err: Exception, name: str) -> list[str]:
+    """One line per problem (file:line: object: field path: message), the file shown as ``name``."""
+    problems = getattr(err, "problems", None)
+    lines = [str(p) for p in problems if not getattr(p, "warning", False)] if problems else [str(err)]
+    return [line.replace("<string>", name, 1) for line in lines]
+
+
+def load_cluster_text(text: str, name: str) -> list[str]:
+    """Load a cluster from YAML text; on errors keep the previous simulation and return them.
+
+    The text is kept in the session either way (``cluster_text()``), so nothing the learner
+    typed is lost.
+    """
+    st.session_state[TEXT] = text
+    try:
+        sim = _new_simulation(text)
+    except LOAD_ERRORS as err:
+        errors = problems_of(err, name)
+        st.session_state[ERRORS] = errors
+        return errors
+    _install(sim, name, text)
+    return []
+
+
+def reset() -> None:
+    """Rebuild the simulation from its inputs (edits dropped, cursor at 0)."""
+    sim = current()
+    inputs = sim.inputs
+    fresh = Simulation(inputs, trace=sim.tracing, horizon=sim.horizon, max_events=sim.max_events)
+    if _small(fresh):
+        fresh.run_until_idle()
+        fresh.seek(0)
+    st.session_state[SIM] = fresh
+
+
+def on_pick_cluster() -> None:
+    """Callback of the sidebar cluster picker."""
+    load_sample(st.session_state[CLUSTER])
+
+
+def pick_sample(name: str) -> None:
+    """Callback for a "use this cluster" button: load it and point the picker at it."""
+    st.session_state[CLUSTER] = name
+    load_sample(name)
+
+
+def render_picker() -> None:
+    """The sidebar cluster picker (all of ``sample_clusters/*.yaml``, bound to ``?cluster=``)."""
+    from kubesched.ui.i18n import t
+
+    lg = lang()
+    st.selectbox(t("home.picker", lg), sample_clusters(), key=CLUSTER, on_change=on_pick_cluster,
+                 bind="query-params")
+    source = cluster_source()
+    if source != st.session_state.get(CLUSTER):
+        st.caption(t("home.custom_source", lg))
+        st.text(source)
