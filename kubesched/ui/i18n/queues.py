@@ -1,0 +1,83 @@
+"""UI strings of the Queues page (keys ``queues.*``); queue, event and function names stay as upstream spells them."""
+
+EN = {
+    "queues.title": "Queues",
+    "queues.intro": "The scheduling queue of v1.18.5 (PriorityQueue) holds pending pods in three sub-queues: "
+                    "activeQ (ready, ordered by the QueueSort plugin), podBackoffQ (waiting out a backoff) and "
+                    "unschedulableQ (waiting for a cluster event, or 60 s). scheduleOne pops one pod at a time.",
+    "queues.counts_header": "Pods per queue over time",
+    "queues.axis": "x axis",
+    "queues.axis_time": "simulated time (s)",
+    "queues.axis_seq": "trace record #",
+    "queues.axis_pods": "pods",
+    "queues.now": "At the cursor (t = {time:g} s): {summary}",
+    "queues.moves_header": "Every move up to the cursor",
+    "queues.moves_empty": "No pod has moved yet: step forward.",
+    "queues.col_seq": "#",
+    "queues.col_time": "t (s)",
+    "queues.col_pod": "pod",
+    "queues.col_from": "from",
+    "queues.col_to": "to",
+    "queues.col_event": "event",
+    "queues.col_function": "upstream function",
+    "queues.col_link": "source",
+    "queues.sm_header": "The queue state machine",
+    "queues.sm_caption": "Arrows are v1.18.5's transitions; their width grows with the moves so far (the number "
+                         "on each arrow). Hover an arrow's number for its events and function.",
+    "queues.sm_taken": "taken {n}×",
+    "queues.state_new": "new pod",
+    "queues.state_gone": "deleted",
+    "queues.pending_header": "Pending pods at the cursor",
+    "queues.pending_empty": "No pod waits in a sub-queue at the cursor.",
+    "queues.col_queue": "queue",
+    "queues.col_priority": "priority",
+    "queues.col_attempts": "attempts",
+    "queues.col_timestamp": "timestamp (s)",
+    "queues.col_backoff": "backoff expiry (s)",
+    "queues.col_backing_off": "backing off",
+    "queues.backoff_rule": "Backoff = podInitialBackoffSeconds × 2^(attempts−1), capped at podMaxBackoffSeconds "
+                           "(1 s, 2 s, 4 s, 8 s, then 10 s by default).",
+    "queues.links": "Upstream source",
+    "queues.no_sim": "Load a cluster first (Home page).",
+}
+
+ZH = {
+    "queues.title": "调度队列",
+    "queues.intro": "v1.18.5 的调度队列（PriorityQueue）把待调度的 Pod 放在三个子队列中：activeQ（可调度，按 "
+                    "QueueSort 插件排序）、podBackoffQ（等待退避结束）和 unschedulableQ（等待集群事件或 60 秒）。"
+                    "scheduleOne 每次弹出一个 Pod。",
+    "queues.counts_header": "各队列中的 Pod 数随时间变化",
+    "queues.axis": "横轴",
+    "queues.axis_time": "模拟时间（秒）",
+    "queues.axis_seq": "trace 记录序号",
+    "queues.axis_pods": "Pod 数",
+    "queues.now": "游标处（t = {time:g} 秒）：{summary}",
+    "queues.moves_header": "截至游标的所有移动",
+    "queues.moves_empty": "还没有 Pod 移动：请向前单步。",
+    "queues.col_seq": "#",
+    "queues.col_time": "t（秒）",
+    "queues.col_pod": "Pod",
+    "queues.col_from": "从",
+    "queues.col_to": "到",
+    "queues.col_event": "事件",
+    "queues.col_function": "上游函数",
+    "queues.col_link": "源码",
+    "queues.sm_header": "队列状态机",
+    "queues.sm_caption": "箭头是 v1.18.5 的状态转换；宽度随目前为止的移动次数（箭头上的数字）增加。"
+                         "把鼠标移到数字上可看到事件和函数。",
+    "queues.sm_taken": "已发生 {n} 次",
+    "queues.state_new": "新 Pod",
+    "queues.state_gone": "已删除",
+    "queues.pending_header": "游标处的待调度 Pod",
+    "queues.pending_empty": "游标处没有 Pod 在子队列中等待。",
+    "queues.col_queue": "队列",
+    "queues.col_priority": "优先级",
+    "queues.col_attempts": "尝试次数",
+    "queues.col_timestamp": "时间戳（秒）",
+    "queues.col_backoff": "退避到期（秒）",
+    "queues.col_backing_off": "退避中",
+    "queues.backoff_rule": "退避时长 = podInitialBackoffSeconds × 2^(attempts−1)，上限 podMaxBackoffSeconds"
+                           "（默认依次为 1、2、4、8 秒，之后 10 秒）。",
+    "queues.links": "上游源码",
+    "queues.no_sim": "请先加载一个集群（首页）。",
+}
