@@ -11,6 +11,9 @@ Keys in ``st.session_state``:
   uploaded file name, or ``"<name> (edited)"``).
 - ``"cluster_text"``: the learner's YAML, kept even when it does not load.
 - ``"cluster_errors"``: the problems of the last text that did not load (``[]`` when it did).
+- ``"cluster_valid_text"``: the text of the running simulation; ``"cluster_text_version"``: bumped
+  whenever a load replaces the text (an editor showing ``cluster_text()`` re-reads it then).
+- ``"cluster_problem_rows"``: the same problems as rows (line, object, field, message).
 - ``"lang"``: ``"en"`` or ``"zh"``.
 
 A cluster is run to the end (idle, horizon or event cap) as soon as it is loaded when it is
@@ -36,6 +39,7 @@ EAGER_LIMIT = CHECKPOINT_LIMIT
 
 SIM, CLUSTER, SOURCE, TEXT, ERRORS, LANG = ("sim", "cluster", "cluster_source", "cluster_text",
                                             "cluster_errors", "lang")
+VALID_TEXT, TEXT_VERSION, PROBLEM_ROWS = "cluster_valid_text", "cluster_text_version", "cluster_problem_rows"
 LOAD_ERRORS = (LoadError, ConfigError, ScenarioError, ValueError)
 
 
@@ -98,6 +102,26 @@ def cluster_errors() -> list[str]:
     return list(st.session_state.get(ERRORS, []))
 
 
+def cluster_problem_rows() -> list[dict[str, object]]:
+    """``cluster_errors()`` as rows: line, object, field path, message."""
+    return list(st.session_state.get(PROBLEM_ROWS, []))
+
+
+def valid_cluster_text() -> str:
+    """The YAML of the running simulation (the last text that loaded)."""
+    return st.session_state.get(VALID_TEXT, "")
+
+
+def text_version() -> int:
+    """A counter bumped whenever a load replaced the cluster text."""
+    return int(st.session_state.get(TEXT_VERSION, 0))
+
+
+def set_cluster_text(text: str) -> None:
+    """Keep the learner's draft (not applied yet)."""
+    st.session_state[TEXT] = text
+
+
 def _new_simulation(source: str | Path) -> Simulation:
     sim = Simulation.from_yaml(source, seed=SEED)
     if _small(sim):
@@ -115,7 +139,10 @@ def _install(sim: Simulation, source: str, text: str) -> None:
     st.session_state[SIM] = sim
     st.session_state[SOURCE] = source
     st.session_state[TEXT] = text
+    st.session_state[VALID_TEXT] = text
     st.session_state[ERRORS] = []
+    st.session_state[PROBLEM_ROWS] = []
+    st.session_state[TEXT_VERSION] = text_version() + 1
 
 
 def load_sample(name: str) -> None:
@@ -124,11 +151,26 @@ def load_sample(name: str) -> None:
     _install(_new_simulation(path), name, path.read_text(encoding="utf-8"))
 
 
+def _errors_of(err: Exception) -> list[object]:
+    problems = getattr(err, "problems", None)
+    return [p for p in problems if not getattr(p, "warning", False)] if problems else []
+
+
 def problems_of(err: Exception, name: str) -> list[str]:
     """One line per problem (file:line: object: field path: message), the file shown as ``name``."""
-    problems = getattr(err, "problems", None)
-    lines = [str(p) for p in problems if not getattr(p, "warning", False)] if problems else [str(err)]
+    lines = [str(p) for p in _errors_of(err)] or [str(err)]
     return [line.replace("<string>", name, 1) for line in lines]
+
+
+def problem_rows(err: Exception) -> list[dict[str, object]]:
+    """The problems as table rows: line, object (LoadProblem's subject), field path, message."""
+    rows = []
+    for p in _errors_of(err):
+        subject = p.subject() if hasattr(p, "subject") else ("Scenario" if type(p).__name__ == "ScenarioProblem"
+                                                             else "KubeSchedulerConfiguration")
+        rows.append({"line": getattr(p, "line", None), "object": subject, "field": getattr(p, "path", ""),
+                     "message": getattr(p, "message", str(p))})
+    return rows or [{"line": None, "object": "", "field": "", "message": str(err)}]
 
 
 def load_cluster_text(text: str, name: str) -> list[str]:
@@ -143,6 +185,7 @@ def load_cluster_text(text: str, name: str) -> list[str]:
     except LOAD_ERRORS as err:
         errors = problems_of(err, name)
         st.session_state[ERRORS] = errors
+        st.session_state[PROBLEM_ROWS] = problem_rows(err)
         return errors
     _install(sim, name, text)
     return []

@@ -88,6 +88,7 @@ class NodeCard:
     labels: tuple[tuple[str, str], ...]
     pods: tuple[str, ...]
     bars: tuple[ResourceBar, ...]
+    in_cache: bool        # False before the scheduler cache has the node (informers not synced yet)
 
 
 def label_of(labels: tuple[tuple[str, str], ...] | dict[str, str], keys: tuple[str, ...], default: str) -> str:
@@ -124,7 +125,8 @@ def resource_bars(node: NodeState) -> tuple[ResourceBar, ...]:
 def node_cards(state: SimState) -> tuple[NodeCard, ...]:
     """One card per node, in the API server's order."""
     return tuple(NodeCard(n.name, label_of(n.labels, ZONE_LABELS, NO_ZONE), label_of(n.labels, REGION_LABELS, NO_REGION),
-                          n.unschedulable, n.taints, n.labels, n.pods, resource_bars(n)) for n in state.nodes)
+                          n.unschedulable, n.taints, n.labels, n.pods, resource_bars(n), bool(n.requested))
+                 for n in state.nodes)
 
 
 def allocation_figure(cards: tuple[NodeCard, ...], resource: str, *, title: str = "") -> go.Figure:

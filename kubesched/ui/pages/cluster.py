@@ -1,0 +1,133 @@
+"""Cluster: node cards (NodeInfo at the cursor), allocation chart, topology graph, YAML editor."""
+
+import re
+
+import streamlit as st
+
+from kubesched.trace.upstream import permalink
+from kubesched.ui import session
+from kubesched.ui.figures.cluster import (
+    REGION_LABELS,
+    ZONE_LABELS,
+    allocation_figure,
+    label_of,
+    node_cards,
+    topology_figure,
+    topology_graph,
+    topology_layout,
+)
+from kubesched.ui.i18n import t
+from kubesched.ui.pages._exports import chart_download
+
+EDITOR = "cluster_editor"
+EDITOR_VERSION = "_cluster_editor_version"
+NODE_INFO = permalink("pkg/scheduler/nodeinfo/node_info.go")
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>$])")
+
+
+def md(text: str) -> str:
+    """Learner text made inert for a Markdown label (no formatting, no links)."""
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def fixed_layout(node_key: tuple[tuple[str, str, str], ...]) -> dict[str, tuple[float, float]]:
+    """The topology layout of one node set, computed once (the graph only depends on these)."""
+    from kubesched.sim.state import NodeState
+
+    nodes = tuple(NodeState(name, (("topology.kubernetes.io/region", region), ("topology.kubernetes.io/zone", zone)),
+                            (), False, (), (), ()) for name, region, zone in node_key)
+    return topology_layout(topology_graph(nodes))
+
+
+def _edited_name() -> str:
+    base = session.cluster_source().removesuffix(" (edited)")
+    return f"{base} (edited)"
+
+
+def _on_edit() -> None:
+    session.set_cluster_text(st.session_state[EDITOR])
+
+
+def _on_apply() -> None:
+    errors = session.load_cluster_text(st.session_state[EDITOR], _edited_name())
+    st.session_state["_cluster_applied"] = not errors
+
+
+def _on_discard() -> None:
+    session.set_cluster_text(session.valid_cluster_text())
+    st.session_state[EDITOR] = session.valid_cluster_text()
+    st.session_state["_cluster_applied"] = False
+
+
+lang = session.lang()
+sim = session.current()
+state = sim.state()
+cards = node_cards(state)
+
+st.title(t("cluster.title", lang))
+st.caption(t("cluster.caption", lang))
+tab_nodes, tab_topology, tab_yaml = st.tabs(
+    [t("cluster.tab_nodes", lang), t("cluster.tab_topology", lang), t("cluster.tab_yaml", lang)], key="cluster_tab")
+
+with tab_nodes:
+    st.markdown(f"{t('cluster.nodeinfo', lang)} [{t('cluster.source', lang)}]({NODE_INFO})")
+    columns = st.columns(3)
+    for i, card in enumerate(cards):
+        with columns[i % 3].container(border=True):
+            st.markdown(f"**🖥 {md(card.name)}**")
+            st.caption(md(t("cluster.zone", lang, zone=card.zone, region=card.region)))
+            if not card.in_cache:
+                st.caption(t("cluster.not_in_cache", lang))
+            if card.unschedulable:
+                st.text("⛔ " + t("cluster.unschedulable", lang))
+            for bar in card.bars:
+                st.progress(min(1.0, bar.fraction),
+                            text=md(f"{bar.resource}: {bar.requested} / {bar.allocatable}"))
+            st.text(t("cluster.taints", lang) + ": " + (", ".join(card.taints) or t("cluster.no_taints", lang)))
+            with st.expander(t("cluster.pods", lang, count=len(card.pods))):
+                st.text("\n".join(card.pods) or t("cluster.no_pods", lang))
+            with st.expander(t("cluster.labels", lang, count=len(card.labels))):
+                st.code("\n".join(f"{k}={v}" for k, v in card.labels), language=None)
+    resources = sorted({bar.resource for card in cards for bar in card.bars},
+                       key=lambda r: (r not in ("cpu", "memory", "pods", "ephemeral-storage"), r))
+    if resources:
+        resource = st.selectbox(t("cluster.resource", lang), resources, key="cluster_resource")
+        fig = allocation_figure(cards, resource, title=t("cluster.allocation_title", lang, resource=resource))
+        st.plotly_chart(fig, key="cluster_allocation", theme=None)
+        chart_download(fig, f"allocation-{resource}", key="cluster_allocation_download")
+
+with tab_topology:
+    st.caption(t("cluster.topology_help", lang))
+    node_key = tuple((n.name, label_of(n.labels, REGION_LABELS, ""), label_of(n.labels, ZONE_LABELS, ""))
+                     for n in state.nodes)
+    layout = fixed_layout(node_key)
+    graph = topology_graph(state.nodes)
+    titles = {k: t(f"cluster.layer_{k}", lang) for k in ("region", "zone", "node", "pod")}
+    topo = topology_figure(graph, layout, state, titles=titles)
+    st.plotly_chart(topo, key="cluster_topology", theme=None)
+    chart_download(topo, "topology", key="cluster_topology_download")
+
+with tab_yaml:
+    if st.session_state.get(EDITOR_VERSION) != session.text_version() or EDITOR not in st.session_state:
+        st.session_state[EDITOR] = session.cluster_text()
+        st.session_state[EDITOR_VERSION] = session.text_version()
+    st.text_area(t("cluster.editor", lang), key=EDITOR, height=480, on_change=_on_edit)
+    apply_col, discard_col, _ = st.columns([1, 1, 3])
+    apply_col.button(t("cluster.apply", lang), key="cluster_apply", on_click=_on_apply, type="primary",
+                     width="stretch")
+    discard_col.button(t("cluster.discard", lang), key="cluster_discard", on_click=_on_discard, width="stretch")
+    rows = session.cluster_problem_rows()
+    if rows:
+        st.error(t("cluster.errors", lang, count=len(rows)))
+        st.dataframe([{t(f"cluster.col_{k}", lang): v for k, v in row.items()} for row in rows],
+                     hide_index=True, key="cluster_problems")
+        st.code("\n".join(session.cluster_errors()), language=None)
+    elif st.session_state.get("_cluster_applied"):
+        st.success(t("cluster.applied", lang))
+    elif session.cluster_text() != session.valid_cluster_text():
+        st.info(t("cluster.draft", lang))
+    loaded = sim.inputs.loaded
+    if loaded is not None and loaded.warnings:
+        st.warning(t("cluster.warnings", lang))
+        st.code("\n".join(str(w) for w in loaded.warnings), language=None)
