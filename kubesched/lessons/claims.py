@@ -450,7 +450,7 @@ FORMS: tuple[tuple[str, str, Handler, str], ...] = (
      "queues are activeQ=a podBackoffQ=b unschedulableQ=c"),
     ("phase-end", rf"phase ([A-Za-z]+){FOR} ends with ([A-Za-z]+)", _phase_end, "phase Phase [for P] ends with Code"),
     ("startup", r"startup step ([A-Za-z.]+(?: [A-Za-z.]+)*) is done", _startup, "startup step Step is done"),
-    ("startup-detail", rf"startup step ([A-Za-z.]+) has ([A-Za-z. ]+?) = {Q}", _startup_detail,
+    ("startup-detail", rf"startup step ([A-Za-z.]+) has ([-A-Za-z0-9. ]+?) = {Q}", _startup_detail,
      'startup step Step has key = "value"'),
     ("leader", r"leader is ([a-z0-9-]+)", _leader, "leader is REPLICA|none"),
     ("lease", r"([a-z0-9-]+) made the last '([a-z -]+)' transition", _lease_holder,

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from kubesched.lessons.claims import ClaimError, View, pod_key
+from kubesched.lessons.claims import ClaimError, View, _queue_now, pod_key
 from kubesched.lessons.format import Question
 from kubesched.trace import Kind
 
@@ -128,8 +128,7 @@ def _feasible_count(view: View, q: Question) -> Answer:
 
 
 def _queue_of(view: View, q: Question) -> Answer:
-    ps = view.pod_state(_pod(q))
-    got = ps.queue or QUEUE_CHOICES[-1]
+    got = _queue_now(view, _pod(q)) or QUEUE_CHOICES[-1]
     return Answer(QUEUE_CHOICES, frozenset([got]))
 
 
