@@ -79,24 +79,22 @@ class ProcessLoop:
 class _Gated:
     """The recorder as one replica's engine sees it: hooks pass only while ``gate()`` is true."""
 
-    def __init__(self, recorder: Any, gate: Callable[[], bool], extra: Any = None) -> None:
+    def __init__(self, recorder: Any, gate: Callable[[], bool]) -> None:
         self._recorder = recorder
         self._gate = gate
-        self._extra = extra
+        self._hooks: dict[str, Callable[..., Any]] = {}
 
     def __getattr__(self, name: str) -> Any:
-        target = getattr(self._recorder, name) if self._recorder is not None else None
-        extra = getattr(self._extra, name, None) if self._extra is not None else None
-        if target is None and extra is None:
+        if name.startswith("_"):
             raise AttributeError(name)
-        gate = self._gate
+        hook = self._hooks.get(name)
+        if hook is None:
+            target = getattr(self._recorder, name)
+            gate = self._gate
 
-        def hook(*args: Any, **kwargs: Any) -> Any:
-            if extra is not None:
-                extra(*args, **kwargs)
-            if target is not None and gate():
-                return target(*args, **kwargs)
-            return None
+            def hook(*args: Any, **kwargs: Any) -> Any:
+                return target(*args, **kwargs) if gate() else None
+            self._hooks[name] = hook
         return hook
 
 
@@ -129,13 +127,25 @@ class _GatedHandler:
 
 
 class PodAttempts:
-    """Remembers each pod's scheduling attempts as ``scheduleOne`` pops it (for ``SimState``)."""
+    """Remembers each pod's scheduling attempts as ``NextPod`` pops it (for ``SimState``).
+
+    It wraps the scheduler's ``next_pod`` (``MakeNextPodFunc``) so that it works with tracing
+    off too, where the engine gets no observer at all.
+    """
 
     def __init__(self) -> None:
         self.attempts: dict[str, int] = {}
 
-    def pod_popped(self, *, pod: Any, scheduling_cycle: int, attempts: int) -> None:
-        self.attempts[f"{pod.metadata.namespace}/{pod.metadata.name}"] = attempts
+    def wrap(self, sched: Any) -> None:
+        next_pod = sched.next_pod
+
+        def counted_next_pod() -> Any:
+            info = next_pod()
+            if info is not None and info.pod is not None:
+                meta = info.pod.metadata
+                self.attempts[f"{meta.namespace}/{meta.name}"] = info.attempts
+            return info
+        sched.next_pod = counted_next_pod
 
 
 class SchedulerProcess:
@@ -151,11 +161,13 @@ class SchedulerProcess:
         self.recorder = recorder if recorder is not None and recorder.enabled else None
         self.leading = False
         self._last_attempt: tuple[bool, str] | None = None
-        gate = lambda: is_traced(self)
+        def gate() -> bool:
+            return is_traced(self)
         self._gate = gate
+        self._attempts = attempts
         self.env = ProcessEnv(
             hostname=self.hostname, loop=self.loop, client=api, seed=seed, identity_seed=str(seed),
-            step=self._step, observer=_Gated(self.recorder, gate, attempts),
+            step=self._step, observer=_Gated(self.recorder, gate) if self.recorder is not None else None,
             log=self._log, election_log=self._election_log, on_informers=self._on_informers, on_scheduler=self._on_scheduler,
             on_election=self._on_election, on_leading=self._on_leading, exit=self._exit,
             extender_policy=extender_policy, registry_options=registry_options)
@@ -212,6 +224,7 @@ class SchedulerProcess:
             self.recorder.attach_informers(_GatedFactory(factory, self._gate))
 
     def _on_scheduler(self, sched: Any) -> None:
+        self._attempts.wrap(sched)
         if self.recorder is not None:
             self.recorder.attach_scheduler(sched)
 

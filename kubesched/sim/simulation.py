@@ -144,6 +144,9 @@ class Engine:
         self.events = 0
         self.event_times: list[float] = []
         self.marks: list[Mark] = []
+        self.mark_lens: list[int] = []     # marks' trace lengths (for bisect)
+        self.mark_times: list[float] = []  # marks' times
+        self.sizes = {"Node": 0, "Pod": 0}
         self.checkpoints: dict[int, st.SimState] = {}
         self._positional = sorted(enumerate(positional), key=lambda ie: (ie[1].after_event, ie[0]))
         self.last_action = max([self.last_action] + [a.time for a in positional])
@@ -156,6 +159,7 @@ class Engine:
     def _build(self) -> None:
         for obj in self.inputs.objects:
             self.api.create(obj)
+        self.sizes = {kind: len(self.api.list(kind)) for kind in self.sizes}
         self.api.watch(self._on_change)
         self.kubelet = Kubelet(self.api)
         self.controller = ReplicaSetController(self.api)
@@ -177,6 +181,8 @@ class Engine:
         if kind in QUIET_KINDS:
             return
         self.last_change = self.loop.now()
+        if kind in self.sizes and event.type in ("ADDED", "DELETED"):
+            self.sizes[kind] += 1 if event.type == "ADDED" else -1
         if kind != "Pod":
             return
         pod = event.obj
@@ -258,11 +264,13 @@ class Engine:
         length = len(self.recorder.trace)
         if length > (self.marks[-1].trace_len if self.marks else 0):
             self.marks.append(Mark(length, self.events, self.loop.now()))
+            self.mark_lens.append(length)
+            self.mark_times.append(self.loop.now())
             if self.small():
                 self.checkpoints[length] = self.capture()
 
     def small(self) -> bool:
-        return len(self.api.list("Node")) + len(self.api.list("Pod")) <= CHECKPOINT_LIMIT
+        return self.sizes["Node"] + self.sizes["Pod"] <= CHECKPOINT_LIMIT
 
     def deadline(self) -> float:
         return max(self.last_change, self.last_action) + self.horizon
@@ -296,6 +304,9 @@ class Engine:
                 return False  # retried at the latest by the leftover flush: only the horizon ends it
             if leader.env.elector is not None and self._lock_holder(leader) != leader.identity:
                 return False  # someone else holds the lock: the leader is about to lose it
+        nxt = self.loop.peek()
+        if nxt is not None and not _background(nxt.label):
+            return False
         return all(_background(entry.label) for entry in self.loop.pending())
 
     def _lock_holder(self, process: SchedulerProcess) -> str:
@@ -382,15 +393,18 @@ class Simulation:
     @property
     def cycle(self) -> int:
         """The scheduling cycle of the last record at or before the cursor (0 before any)."""
-        for record in reversed(self.trace[:self.cursor]):
-            if record.cycle is not None:
-                return record.cycle
+        trace = self.trace
+        for i in range(self.cursor - 1, -1, -1):
+            if trace[i].cycle is not None:
+                return trace[i].cycle
         return 0
 
     @property
     def current_pod(self) -> str | None:
         """The pod whose scheduling cycle is in progress at the cursor, if any."""
-        for record in reversed(self.trace[:self.cursor]):
+        trace = self.trace
+        for i in range(self.cursor - 1, -1, -1):
+            record = trace[i]
             if record.kind is Kind.POD_POPPED:
                 return record.pod
             if record.kind is Kind.CYCLE_END:
@@ -440,7 +454,7 @@ class Simulation:
             engine.step()
         if engine.loop.now() < target:
             engine._set_clock(target)
-        index = bisect.bisect_right([m.time for m in engine.marks], target)
+        index = bisect.bisect_right(engine.mark_times, target)
         self.cursor = engine.marks[index - 1].trace_len if index else 0
         self._pos = bisect.bisect_right(engine.event_times, target)
         self._time = target
@@ -448,9 +462,9 @@ class Simulation:
 
     def back(self, n: int = 1) -> int:
         """Move the cursor ``n`` event boundaries back (instant)."""
-        positions = [0] + [m.trace_len for m in self._engine.marks]
-        index = max(0, bisect.bisect_left(positions, self.cursor) - int(n))
-        self._set_cursor(positions[index])
+        lens = self._engine.mark_lens
+        index = bisect.bisect_left(lens, self.cursor) - int(n)
+        self._set_cursor(lens[index] if index >= 0 else 0)
         return self.cursor
 
     def seek(self, index: int) -> int:
@@ -477,7 +491,7 @@ class Simulation:
 
     def _next_mark(self, wanted: Callable[[Mark], bool]) -> Mark | None:
         marks = self._engine.marks
-        lo = bisect.bisect_left([m.trace_len for m in marks], self.cursor)
+        lo = bisect.bisect_left(self._engine.mark_lens, self.cursor)
         while True:
             for mark in marks[lo:]:
                 if wanted(mark):
@@ -506,7 +520,7 @@ class Simulation:
     def _set_cursor(self, cursor: int) -> None:
         self.cursor = cursor
         marks = self._engine.marks
-        index = bisect.bisect_left([m.trace_len for m in marks], cursor)
+        index = bisect.bisect_left(self._engine.mark_lens, cursor)
         if cursor == 0 or index >= len(marks):
             if cursor == 0:
                 self._pos, self._time = 0, 0.0
@@ -519,14 +533,13 @@ class Simulation:
         engine = self._engine
         if self._pos == engine.events and self.cursor == len(self.trace):
             return replace(engine.capture(), time=self._time)
-        keys = [m.trace_len for m in engine.marks if m.trace_len <= self.cursor]
-        if not keys:
+        index = bisect.bisect_right(engine.mark_lens, self.cursor) - 1
+        if index < 0:
             return self._replay_state(0, 0)
-        key = keys[-1]
-        if key in engine.checkpoints:
-            return engine.checkpoints[key]
-        mark = next(m for m in engine.marks if m.trace_len == key)
-        return self._replay_state(mark.events, key)
+        mark = engine.marks[index]
+        if mark.trace_len in engine.checkpoints:
+            return engine.checkpoints[mark.trace_len]
+        return self._replay_state(mark.events, mark.trace_len)
 
     def _replay_state(self, events: int, key: int) -> st.SimState:
         replay = self._new_engine(self.edits)
