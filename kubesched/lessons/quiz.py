@@ -154,27 +154,27 @@ def _leader(view: View, q: Question) -> Answer:
 
 def _preemption_node(view: View, q: Question) -> Answer:
     pod = _pod(q)
-    picks = _cycle(view, pod, Kind.PREEMPTION_PICK)
-    if not picks or not picks[-1].node:
+    pick = view.last(Kind.PREEMPTION_PICK, lambda r: r.pod == pod)
+    if pick is None or not pick.node:
         raise QuizError(f"no preemption node for {pod}")
-    return Answer(_options(picks[-1].node, _node_names(view), size=6), frozenset([picks[-1].node]))
+    return Answer(_options(pick.node, _node_names(view), size=6), frozenset([pick.node]))
 
 
 def _criterion(view: View, q: Question) -> Answer:
     pod = _pod(q)
-    picks = _cycle(view, pod, Kind.PREEMPTION_PICK)
-    if not picks:
+    pick = view.last(Kind.PREEMPTION_PICK, lambda r: r.pod == pod)
+    if pick is None:
         raise QuizError(f"no preemption pick for {pod}")
-    return Answer(CRITERIA, frozenset([picks[-1].data.criterion]))
+    return Answer(CRITERIA, frozenset([pick.data.criterion]))
 
 
 def _victims(view: View, q: Question) -> Answer:
     pod = _pod(q)
-    results = _cycle(view, pod, Kind.PREEMPTION_RESULT)
-    if not results:
+    result = view.last(Kind.PREEMPTION_RESULT, lambda r: r.pod == pod)
+    if result is None:
         raise QuizError(f"no preemption result for {pod}")
-    node = results[-1].node
-    victims = frozenset(results[-1].data.victims)
+    node = result.node
+    victims = frozenset(result.data.victims)
     on_node = set()
     for n in view.state.nodes:
         if n.name == node:
