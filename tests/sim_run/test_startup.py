@@ -12,14 +12,19 @@ from tests.sim_run.clusters import SMALL, node, pod, scenario
 LEADER_STEPS = ("sched.Run", "SchedulingQueue.Run", "scheduleOne")
 
 
+@pytest.fixture(scope="module")
+def small_run():
+    sim = Simulation.from_yaml(SMALL)
+    sim.run_until_idle()
+    return sim
+
+
 def steps(sim, replica):
     return [r for r in sim.trace if r.kind is Kind.STARTUP_STEP and ("replica", replica) in r.data.details]
 
 
-def test_single_replica_runs_every_step_in_upstream_order():
-    sim = Simulation.from_yaml(SMALL)
-    sim.run_until_idle()
-    records = steps(sim, "scheduler-a")
+def test_single_replica_runs_every_step_in_upstream_order(small_run):
+    records = steps(small_run, "scheduler-a")
     assert tuple(r.data.step for r in records) == STARTUP_STEPS
     assert STARTUP_STEPS == (
         "main", "NewSchedulerCommand", "NewOptions", "runCommand", "Options.Config", "Config.Complete", "Run",
@@ -43,10 +48,8 @@ def test_single_replica_runs_every_step_in_upstream_order():
     ("SchedulingQueue.Run", "pkg/scheduler/internal/queue/scheduling_queue.go", "PriorityQueue.Run"),
     ("scheduleOne", "pkg/scheduler/scheduler.go", "Scheduler.scheduleOne"),
 ])
-def test_each_step_names_its_upstream_function(step, file, func):
-    sim = Simulation.from_yaml(SMALL)
-    sim.run_until_idle()
-    (record,) = [r for r in steps(sim, "scheduler-a") if r.data.step == step]
+def test_each_step_names_its_upstream_function(small_run, step, file, func):
+    (record,) = [r for r in steps(small_run, "scheduler-a") if r.data.step == step]
     assert (record.file, record.func) == (file, func)
 
 
@@ -70,10 +73,8 @@ def test_wait_for_cache_sync_reports_what_the_informers_hold(objects, message, c
     assert deliveries[-1].seq < record.seq
 
 
-def test_serving_steps_record_the_ports_from_the_configuration():
-    sim = Simulation.from_yaml(SMALL)
-    sim.run_until_idle()
-    by_step = {r.data.step: dict(r.data.details) for r in steps(sim, "scheduler-a")}
+def test_serving_steps_record_the_ports_from_the_configuration(small_run):
+    by_step = {r.data.step: dict(r.data.details) for r in steps(small_run, "scheduler-a")}
     assert by_step["InsecureServing.Serve"]["address"] == "0.0.0.0:10251"
     assert by_step["InsecureServing.Serve"]["serves"] == "healthz and metrics"
     assert by_step["SecureServing.Serve"]["port"] == "10259"
