@@ -35,10 +35,10 @@ def test_new_options_defaults():
 
 
 @pytest.mark.parametrize("field, value, message", [
-    ("insecure_bind_port", 70000, "--port 70000 must be between 0 and 65535, inclusive. 0 for turning off "
-                                  "insecure (HTTP) port."),
-    ("secure_bind_port", -1, "--secure-port -1 must be between 0 and 65535, inclusive. 0 for turning off "
-                             "secure port"),
+    ("insecure_bind_port", 70000, ("--port 70000 must be between 0 and 65535, inclusive. 0 for turning off "
+                                  "insecure (HTTP) port.")),
+    ("secure_bind_port", -1, ("--secure-port -1 must be between 0 and 65535, inclusive. 0 for turning off "
+                             "secure port")),
 ])
 def test_validate(field, value, message):
     assert dataclasses.replace(new_options(), **{field: value}).validate() == [message]
