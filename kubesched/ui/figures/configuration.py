@@ -1,0 +1,300 @@
+"""The active KubeSchedulerConfiguration as tables and a plugin matrix; two configurations compared.
+
+Upstream: pkg/scheduler/apis/config/types.go (KubeSchedulerConfiguration, Plugins, Extender),
+pkg/scheduler/algorithmprovider/registry.go (getDefaultConfig: the provider's plugins and
+weights), pkg/scheduler/factory.go (Configurator.createFromProvider: provider defaults
+merged with each profile's plugins), cmd/kube-scheduler/app/options/configfile.go
+(loadConfigFromFile: the loader whose messages the editor shows).
+
+Pure builders (no Streamlit): ``settings_rows``, ``plugin_rows``, ``plugin_matrix_figure``,
+``extender_rows`` describe one configuration; ``check_config`` loads a YAML text into a
+configuration or the loader's problem lines; ``run_to_idle`` runs a cluster with a given
+configuration, and ``placement_rows`` / ``placement_figure`` compare two runs' placements.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import plotly.graph_objects as go
+import yaml
+
+from kubesched.api.load import LoadError
+from kubesched.scheduler.apis.config import ConfigError, KubeSchedulerConfiguration, load_config
+from kubesched.scheduler.apis.config.go_format import go_quote
+from kubesched.scheduler.apis.config.types import KubeSchedulerProfile, PluginSet
+from kubesched.scheduler.apis.config.v1alpha2 import API_VERSION, KIND
+from kubesched.scheduler.core.generic_scheduler import num_feasible_nodes_to_find
+from kubesched.scheduler.framework.plugins.registry import new_in_tree_registry
+from kubesched.scheduler.framework.v1alpha1.framework import EXTENSION_POINTS as FRAMEWORK_POINTS
+from kubesched.scheduler.profile.frameworks import AlgorithmProviderError, resolve_profiles
+from kubesched.scheduler.profile.profile import ProfileError
+from kubesched.sim.scenario import ScenarioError
+from kubesched.sim.simulation import Simulation
+from kubesched.sim.state import PHASE_BOUND, PHASE_RUNNING, SimState
+from kubesched.ui.i18n import t
+from kubesched.ui.theme import OKABE_ITO
+
+# (v1alpha2 YAML name, dataclass field), in the order v1.18 runs them.
+EXTENSION_POINTS = (
+    ("queueSort", "queue_sort"), ("preFilter", "pre_filter"), ("filter", "filter"), ("preScore", "pre_score"),
+    ("score", "score"), ("reserve", "reserve"), ("permit", "permit"), ("preBind", "pre_bind"), ("bind", "bind"),
+    ("postBind", "post_bind"), ("unreserve", "unreserve"))
+
+# Plugin matrix cell codes (fixed zmin/zmax so colours never shift).
+CELL_NONE, CELL_DEFAULT, CELL_CUSTOM, CELL_DISABLED = 0, 1, 2, 3
+CELL_STYLE = {
+    CELL_NONE: ("", "#F7F7F7"),
+    CELL_DEFAULT: ("✓", OKABE_ITO["sky_blue"]),
+    CELL_CUSTOM: ("★", OKABE_ITO["orange"]),
+    CELL_DISABLED: ("✗", "#BBBBBB"),
+}
+
+EMPTY_CONFIG_TEXT = f"apiVersion: {API_VERSION}\nkind: {KIND}\n"
+COMPARE_ERRORS = (ConfigError, LoadError, ScenarioError, ProfileError, AlgorithmProviderError, ValueError)
+
+
+# -- one configuration ------------------------------------------------------------------------------
+def settings_rows(config: KubeSchedulerConfiguration, num_nodes: int, lang: str = "en") -> list[dict]:
+    """The scalar settings a learner tunes, with what they mean for this cluster."""
+    pct = config.percentage_of_nodes_to_score
+    to_find = num_feasible_nodes_to_find(num_nodes, pct)
+    le = config.leader_election
+    rows = [
+        ("algorithmSource.provider", config.algorithm_source.provider or "", ""),
+        ("percentageOfNodesToScore", str(pct),
+         t("config.note.percentage", lang, n=num_nodes, k=to_find) + (" " + t("config.note.adaptive", lang)
+                                                                      if pct == 0 else "")),
+        ("podInitialBackoffSeconds", str(config.pod_initial_backoff_seconds), t("config.note.backoff", lang)),
+        ("podMaxBackoffSeconds", str(config.pod_max_backoff_seconds), ""),
+        ("bindTimeoutSeconds", str(config.bind_timeout_seconds), t("config.note.bind_timeout", lang)),
+        ("disablePreemption", _bool(config.disable_preemption), ""),
+        ("leaderElection.leaderElect", _bool(le.leader_elect), ""),
+        ("leaderElection.leaseDuration", f"{le.lease_duration_ns / 1e9:g}s", ""),
+        ("leaderElection.renewDeadline", f"{le.renew_deadline_ns / 1e9:g}s", ""),
+        ("leaderElection.retryPeriod", f"{le.retry_period_ns / 1e9:g}s", ""),
+        ("leaderElection.resourceLock", le.resource_lock, ""),
+        ("featureGates", ", ".join(f"{k}={_bool(v)}" for k, v in sorted(config.feature_gates.items())) or "—", ""),
+    ]
+    return [{t("config.col.field", lang): f, t("config.col.value", lang): v, t("config.col.note", lang): n}
+            for f, v, n in rows]
+
+
+def _bool(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def _set(plugins: Any, field: str) -> PluginSet:
+    return (getattr(plugins, field, None) if plugins is not None else None) or PluginSet()
+
+
+def plugin_rows(config: KubeSchedulerConfiguration, lang: str = "en") -> list[dict]:
+    """Effective plugins per profile and extension point (provider defaults merged), plus disabled ones."""
+    rows: list[dict] = []
+    for custom, effective in zip(config.profiles, resolve_profiles(config)):
+        for yaml_name, field in EXTENSION_POINTS:
+            mine = _set(custom.plugins, field)
+            custom_names = {p.name for p in mine.enabled}
+            for plugin in _set(effective.plugins, field).enabled:
+                origin = "custom" if plugin.name in custom_names else "default"
+                rows.append(_plugin_row(effective, yaml_name, plugin.name, plugin.weight if field == "score" else None,
+                                        origin, lang))
+            for plugin in mine.disabled:
+                rows.append(_plugin_row(effective, yaml_name, plugin.name, None, "disabled", lang))
+    return rows
+
+
+def _plugin_row(profile: KubeSchedulerProfile, point: str, name: str, weight: int | None, origin: str,
+                lang: str) -> dict:
+    glyph = CELL_STYLE[{"default": CELL_DEFAULT, "custom": CELL_CUSTOM, "disabled": CELL_DISABLED}[origin]][0]
+    return {t("config.col.profile", lang): profile.scheduler_name, t("config.col.point", lang): point,
+            t("config.col.plugin", lang): name, t("config.col.weight", lang): "" if weight is None else str(weight),
+            t("config.col.origin", lang): f"{glyph} {t(f'config.origin.{origin}', lang)}"}
+
+
+def plugin_matrix(config: KubeSchedulerConfiguration, profile_index: int = 0
+                  ) -> tuple[list[str], list[str], list[list[int]], list[list[str]]]:
+    """(plugins, extension points, codes, cell texts) of one profile: weight for Score, ✓/★/✗ else."""
+    custom = config.profiles[profile_index]
+    effective = resolve_profiles(config)[profile_index]
+    points = [name for name, _ in EXTENSION_POINTS]
+    plugins: list[str] = []
+    cells: dict[tuple[str, str], tuple[int, str]] = {}
+    for yaml_name, field in EXTENSION_POINTS:
+        mine = _set(custom.plugins, field)
+        custom_names = {p.name for p in mine.enabled}
+        for plugin in _set(effective.plugins, field).enabled:
+            code = CELL_CUSTOM if plugin.name in custom_names else CELL_DEFAULT
+            text = f"{CELL_STYLE[code][0]} {plugin.weight}" if field == "score" else CELL_STYLE[code][0]
+            cells[(plugin.name, yaml_name)] = (code, text)
+            if plugin.name not in plugins:
+                plugins.append(plugin.name)
+        for plugin in mine.disabled:
+            if plugin.name == "*":
+                continue
+            cells.setdefault((plugin.name, yaml_name), (CELL_DISABLED, CELL_STYLE[CELL_DISABLED][0]))
+            if plugin.name not in plugins:
+                plugins.append(plugin.name)
+    codes = [[cells.get((p, e), (CELL_NONE, ""))[0] for e in points] for p in plugins]
+    texts = [[cells.get((p, e), (CELL_NONE, ""))[1] for e in points] for p in plugins]
+    return plugins, points, codes, texts
+
+
+def plugin_matrix_figure(config: KubeSchedulerConfiguration, profile_index: int = 0, lang: str = "en") -> go.Figure:
+    """Heatmap plugin × extension point (discrete colours, fixed zmin/zmax, glyph + weight as text)."""
+    plugins, points, codes, texts = plugin_matrix(config, profile_index)
+    n = len(CELL_STYLE)
+    scale = []  # stepwise: code c owns [c/n, (c+1)/n], and z=c lands mid-band with zmin=-0.5
+    for code in range(n):
+        colour = CELL_STYLE[code][1]
+        scale += [[code / n, colour], [(code + 1) / n, colour]]
+    hover = [[f"{p} · {e}: {t(f'config.cell.{c}', lang)}" for e, c in zip(points, row)]
+             for p, row in zip(plugins, codes)]
+    fig = go.Figure(go.Heatmap(
+        z=codes, x=points, y=plugins, zmin=-0.5, zmax=n - 0.5, colorscale=scale, showscale=False,
+        text=texts, texttemplate="%{text}", hovertext=hover, hoverinfo="text", xgap=2, ygap=2,
+        textfont={"color": "#111111"}))
+    fig.update_layout(height=140 + 24 * max(len(plugins), 1), margin={"l": 10, "r": 10, "t": 10, "b": 10},
+                      xaxis={"side": "top", "type": "category"},
+                      yaxis={"autorange": "reversed", "type": "category"},
+                      plot_bgcolor="#FFFFFF", paper_bgcolor="#FFFFFF", font={"color": "#222222"})
+    return fig
+
+
+def extender_rows(config: KubeSchedulerConfiguration, lang: str = "en") -> list[dict]:
+    rows = []
+    for e in config.extenders:
+        verbs = [f"{name}={verb}" for name, verb in (("filter", e.filter_verb), ("prioritize", e.prioritize_verb),
+                                                      ("preempt", e.preempt_verb), ("bind", e.bind_verb)) if verb]
+        rows.append({t("config.col.url", lang): e.url_prefix, t("config.col.verbs", lang): ", ".join(verbs),
+                     t("config.col.weight", lang): str(e.weight), "ignorable": _bool(e.ignorable),
+                     "nodeCacheCapable": _bool(e.node_cache_capable),
+                     "managedResources": ", ".join(r.name + (" (ignored)" if r.ignored_by_scheduler else "")
+                                                   for r in e.managed_resources)})
+    return rows
+
+
+# -- editing ------------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class ConfigCheck:
+    config: KubeSchedulerConfiguration | None
+    problems: tuple[str, ...]
+
+
+def check_config(text: str, filename: str = "config.yaml") -> ConfigCheck:
+    """Load a KubeSchedulerConfiguration text: the configuration, or the loader's own problem lines."""
+    try:
+        config = load_config(text, filename=filename)
+        profiles = resolve_profiles(config)
+    except ConfigError as err:
+        return ConfigCheck(None, tuple(str(p) for p in err.problems))
+    except AlgorithmProviderError as err:
+        return ConfigCheck(None, (f"{filename}: {err}",))
+    problems = tuple(f"{filename}: initializing profiles: creating profile for scheduler name {p.scheduler_name}: "
+                     f"{message}" for p in profiles for message in _framework_problems(p)[:1])
+    return ConfigCheck(None if problems else config, problems)
+
+
+def _framework_problems(profile: KubeSchedulerProfile) -> list[str]:
+    """What NewFramework (updatePluginList, the weight check) rejects, in its words, without building it."""
+    known = set(new_in_tree_registry())
+    out = []
+    for field, _proto, iface in FRAMEWORK_POINTS:
+        for plugin in _set(profile.plugins, field).enabled:
+            if plugin.name not in known:
+                out.append(f"{iface} {go_quote(plugin.name)} does not exist")
+    for plugin in _set(profile.plugins, "score").enabled:
+        if plugin.name in known and plugin.weight == 0:
+            out.append(f"score plugin {go_quote(plugin.name)} is not configured with weight")
+    return out
+
+
+def config_text(document: Any) -> str:
+    """YAML text of a configuration document (dict or the loader's RawDocument); the empty one for None."""
+    data = getattr(document, "data", document)
+    if not isinstance(data, dict):
+        return EMPTY_CONFIG_TEXT
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+
+
+def active_config_text(sim: Simulation) -> str:
+    """The YAML the Simulation's configuration came from (the empty v1alpha2 document when none was given)."""
+    inputs = sim.inputs
+    if inputs.config_document is not None:
+        return config_text(inputs.config_document)
+    loaded = inputs.loaded
+    if loaded is not None and loaded.config_documents:
+        return config_text(loaded.config_documents[0])
+    return EMPTY_CONFIG_TEXT
+
+
+# -- comparing two configurations --------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One run to idle of the cluster with one configuration (or the reason it could not start)."""
+
+    config_text: str
+    state: SimState | None
+    error: str
+    records: int
+    stopped_reason: str | None
+
+
+def run_to_idle(cluster_source: str, config_yaml: str, seed: int) -> Run:
+    """Run ``cluster_source`` (cluster + scenario YAML) with ``config_yaml`` until idle or the horizon."""
+    try:
+        sim = Simulation.from_yaml(cluster_source, config=config_yaml, seed=seed)
+        sim.run_until_idle()
+    except COMPARE_ERRORS as err:
+        problems = getattr(err, "problems", None)
+        return Run(config_yaml, None, "\n".join(map(str, problems)) if problems else str(err), 0, None)
+    if not any(p.alive for p in sim.engine.processes):
+        return Run(config_yaml, None, "kube-scheduler exited during startup", len(sim.trace), sim.stopped_reason)
+    return Run(config_yaml, sim.state(), "", len(sim.trace), sim.stopped_reason)
+
+
+def placement_rows(a: SimState, b: SimState, lang: str = "en") -> list[dict]:
+    """Every pod of either run: its node (or phase) with A and with B, and whether they differ."""
+    pods_a = {p.key: p for p in a.pods}
+    pods_b = {p.key: p for p in b.pods}
+    rows = []
+    for key in sorted(set(pods_a) | set(pods_b)):
+        where_a, where_b = _where(pods_a.get(key)), _where(pods_b.get(key))
+        rows.append({t("config.col.pod", lang): key, "A": where_a, "B": where_b,
+                     t("config.col.differs", lang): "≠" if where_a != where_b else "="})
+    return rows
+
+
+def _where(pod: Any) -> str:
+    if pod is None:
+        return "—"
+    if pod.phase in (PHASE_BOUND, PHASE_RUNNING):
+        return pod.node
+    return f"({pod.phase})"
+
+
+def differing(rows: Sequence[dict], lang: str = "en") -> list[dict]:
+    column = t("config.col.differs", lang)
+    return [r for r in rows if r[column] == "≠"]
+
+
+def placement_figure(a: SimState, b: SimState, lang: str = "en") -> go.Figure:
+    """Pods per node with A and with B, side by side; the pods are in the hover."""
+    nodes = [n.name for n in a.nodes] + [n.name for n in b.nodes if a.node(n.name) is None]
+    fig = go.Figure()
+    for label, state, colour, pattern in (("A", a, OKABE_ITO["blue"], ""), ("B", b, OKABE_ITO["orange"], "/")):
+        placed = state.placements()
+        per_node = {n: sorted(p for p, where in placed.items() if where == n) for n in nodes}
+        fig.add_trace(go.Bar(
+            x=nodes, y=[len(per_node[n]) for n in nodes], name=t("config.run", lang, label=label),
+            marker={"color": colour, "pattern": {"shape": pattern}, "line": {"color": "#333333", "width": 1}},
+            text=[len(per_node[n]) for n in nodes], textposition="outside",
+            customdata=["<br>".join(per_node[n]) or "—" for n in nodes],
+            hovertemplate="%{x}<br>%{customdata}<extra>" + label + "</extra>"))
+    fig.update_layout(barmode="group", height=360, margin={"l": 10, "r": 10, "t": 30, "b": 10},
+                      yaxis={"title": t("config.axis.pods", lang), "dtick": 1},
+                      xaxis={"type": "category"}, legend={"orientation": "h", "y": 1.12},
+                      plot_bgcolor="#FFFFFF", paper_bgcolor="#FFFFFF", font={"color": "#222222"})
+    return fig
