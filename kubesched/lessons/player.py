@@ -60,7 +60,7 @@ def guess(lesson: Lesson, progress: Progress, chosen: Iterable[str] | str) -> Pr
     if progress.stage != "predict":
         return progress
     picked = (chosen,) if isinstance(chosen, str) else tuple(sorted(chosen))
-    guesses = tuple(sorted(dict(progress.guesses) | {progress.step: picked}.items()))
+    guesses = tuple(sorted((dict(progress.guesses) | {progress.step: picked}).items()))
     return replace(progress, guesses=guesses, stage="narrate")
 
 
@@ -93,7 +93,7 @@ def answer(lesson: Lesson, progress: Progress, question: int, chosen: Iterable[s
     if progress.stage != "quiz" or not 0 <= question < len(lesson.quiz):
         return progress
     picked = (chosen,) if isinstance(chosen, str) else tuple(sorted(chosen))
-    answers = tuple(sorted(dict(progress.answers) | {question: picked}.items()))
+    answers = tuple(sorted((dict(progress.answers) | {question: picked}).items()))
     return replace(progress, answers=answers)
 
 

@@ -1,0 +1,60 @@
+"""Compact rows for the lesson player's side view: the current cycle's Filter outcome and total
+score per node, and where each pod is.
+
+Upstream: pkg/scheduler/core/generic_scheduler.go (findNodesThatFitPod, prioritizeNodes),
+pkg/scheduler/internal/queue/scheduling_queue.go. Pure: records/state in, rows out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from kubesched.trace import Kind, Record
+from kubesched.ui.theme import FILTER_OUTCOMES  # noqa: F401  (glyphs are shared with the filter matrix)
+
+PASS, FAIL, SKIPPED = "✓", "✗", "·"
+
+
+def last_cycle(records: Sequence[Record]) -> int | None:
+    for record in reversed(records):
+        if record.kind is Kind.CYCLE_START:
+            return record.cycle
+    return None
+
+
+def node_rows(records: Sequence[Record]) -> list[dict[str, Any]]:
+    """One row per node visited in the last cycle: first failing filter (or ✓) and total score."""
+    cycle = last_cycle(records)
+    if cycle is None:
+        return []
+    mine = [r for r in records if r.cycle == cycle]
+    outcome: dict[str, str] = {}
+    for r in mine:
+        if r.kind is Kind.PLUGIN_CALL and r.data.extension_point == "Filter" and r.data.phase == "Schedule":
+            if r.data.code != "Success" and not outcome.get(r.node, "").startswith(FAIL):
+                outcome[r.node] = f"{FAIL} {r.plugin}: {'; '.join(r.data.reasons)}"
+            else:
+                outcome.setdefault(r.node, PASS)
+    walk = next((r.data for r in mine if r.kind is Kind.FILTER_WALK), None)
+    if walk is not None:
+        for node in walk.not_visited:
+            outcome[node] = f"{SKIPPED} not visited"
+    totals: dict[str, int] = {}
+    for r in mine:
+        if r.kind is Kind.SCORE_SUMMARY:
+            totals = dict(r.data.totals)
+    return [{"node": node, "filter": text, "total": totals.get(node)} for node, text in outcome.items()][:60]
+
+
+def pod_rows(state: Any, records: Sequence[Record]) -> list[dict[str, Any]]:
+    """Every pod: its queue (from the last visible move), phase and node."""
+    where: dict[str, str] = {}
+    for r in records:
+        if r.kind is Kind.QUEUE_MOVE and r.pod:
+            where[r.pod] = r.data.target
+    return [{"pod": p.key, "queue": where.get(p.key, ""), "phase": p.phase, "node": p.node or p.nominated_node}
+            for p in state.pods][:60]
+
+
+__all__ = ["node_rows", "pod_rows"]

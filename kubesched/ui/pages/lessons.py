@@ -1,0 +1,183 @@
+"""Lesson player: narration one step at a time with Continue, predict-then-reveal, the view at
+that step, a quiz computed from the trace, and "open this step in the sandbox".
+
+Upstream: no counterpart. Layout only: lessons come from kubesched/lessons (format, runner,
+claims, quiz, player) and the side rows from kubesched/ui/figures/lessons.py. The URL names the
+lesson and the step (``?lesson=04-queues&step=3``); progress is kept in the session.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from kubesched.lessons import claims, player, quiz, runner
+from kubesched.lessons import format as fmt
+from kubesched.ui import session
+from kubesched.ui.figures import lessons as rows
+from kubesched.ui.i18n import t
+
+RUN, PROGRESS, PICK = "lesson_run", "lesson_progress", "lesson_pick"
+
+lang = session.lang()
+ids = fmt.lesson_ids()
+st.title(t("lessons.title", lang))
+
+
+def _lesson(lesson_id: str) -> fmt.Lesson:
+    return fmt.load(lesson_id, lang)
+
+
+def _run(lesson_id: str) -> dict:
+    run = st.session_state.get(RUN)
+    if run is None or run["id"] != lesson_id:
+        with st.spinner(t("lessons.loading", lang)):
+            sim, cursors = runner.play(fmt.load(lesson_id, "en"))
+        run = {"id": lesson_id, "sim": sim, "cursors": cursors}
+        st.session_state[RUN] = run
+    return run
+
+
+def _progress(lesson: fmt.Lesson) -> player.Progress:
+    table = st.session_state.setdefault(PROGRESS, {})
+    if lesson.id not in table:
+        progress = player.start(lesson)
+        step = st.query_params.get("step")
+        if step and step.isdigit() and st.query_params.get("lesson") == lesson.id:
+            progress = player.at_step(lesson, progress, int(step) - 1)
+        table[lesson.id] = progress
+    return table[lesson.id]
+
+
+def _save(progress: player.Progress) -> None:
+    st.session_state[PROGRESS][progress.lesson] = progress
+
+
+def _on_pick() -> None:
+    st.query_params["lesson"] = st.session_state[PICK]
+    st.query_params.pop("step", None)
+
+
+wanted = st.query_params.get("lesson")
+if PICK not in st.session_state:
+    st.session_state[PICK] = wanted if wanted in ids else ids[0]
+lesson_id = st.selectbox(t("lessons.pick", lang), ids, key=PICK, on_change=_on_pick,
+                         format_func=lambda i: _lesson(i).title)
+lesson = _lesson(lesson_id)
+try:
+    run = _run(lesson_id)
+except (fmt.LessonError, ValueError) as err:
+    st.error(t("lessons.error", lang, error=err))
+    st.stop()
+sim, cursors = run["sim"], run["cursors"]
+progress = _progress(lesson)
+
+
+def _act(fn, *args) -> None:
+    _save(fn(lesson, st.session_state[PROGRESS][lesson.id], *args))
+
+
+def _guess(key: str) -> None:
+    value = st.session_state.get(key)
+    _act(player.guess, value if value is not None else ())
+
+
+def _answer(index: int, key: str) -> None:
+    value = st.session_state.get(key)
+    _act(player.answer, index, value if value is not None else ())
+
+
+def _sandbox(cursor: int) -> None:
+    sim.seek(cursor)
+    st.session_state[session.SIM] = sim
+    st.session_state[session.SOURCE] = f"lesson {lesson.id}"
+    st.session_state.pop(RUN, None)
+
+
+def _shown(text: str | tuple | list) -> str:
+    return ", ".join(text) if isinstance(text, (tuple, list, frozenset)) else str(text)
+
+
+shown = progress.shown_step
+cursor = cursors[shown] if shown >= 0 else 0
+sim.seek(cursor)
+st.query_params["lesson"] = lesson.id
+st.query_params["step"] = str(progress.step + 1)
+
+if progress.step == 0 and progress.stage in ("predict", "narrate") and lesson.intro:
+    st.markdown(lesson.intro)
+
+left, right = st.columns([3, 2])
+with left:
+    if progress.stage in ("predict", "narrate"):
+        step = lesson.steps[progress.step]
+        st.caption(t("lessons.step", lang, n=progress.step + 1, total=len(lesson.steps)))
+        if progress.stage == "predict" and step.predict is not None:
+            sim.seek(cursors[progress.step])
+            options = quiz.answer(step.predict, sim).options
+            sim.seek(cursor)
+            st.subheader(t("lessons.predict", lang))
+            key = f"lesson_guess_{lesson.id}_{progress.step}"
+            multi = step.predict.ask in ("feasible_nodes", "victims")
+            if multi:
+                st.multiselect(step.predict.q, options, key=key)
+            else:
+                st.radio(step.predict.q, options, key=key, index=None)
+            c1, c2 = st.columns(2)
+            c1.button(t("lessons.reveal", lang), key="lesson_reveal", on_click=_guess, args=(key,))
+            c2.button(t("lessons.skip", lang), key="lesson_skip", on_click=_act, args=(player.skip_prediction,))
+        else:
+            st.markdown(step.narration)
+            if step.predict is not None and progress.guess_of(progress.step) is not None:
+                truth = quiz.answer(step.predict, sim)
+                guess = progress.guess_of(progress.step)
+                st.text(t("lessons.your_guess", lang, guess=_shown(guess) or "—"))
+                st.text(t("lessons.answer", lang, answer=_shown(sorted(truth.correct))))
+                st.text(t("lessons.right" if truth.grade(guess) else "lessons.wrong", lang))
+            st.caption(t("lessons.claims", lang))
+            for verdict in claims.check_all(step.claims, sim):
+                st.text(("✓ " if verdict.holds else "✗ ") + verdict.claim.text)
+            c1, c2, c3 = st.columns(3)
+            c1.button(t("lessons.back", lang), key="lesson_back", on_click=_act, args=(player.back,),
+                      disabled=progress.step == 0)
+            c2.button(t("lessons.continue", lang), key="lesson_continue", on_click=_act, args=(player.advance,),
+                      type="primary", shortcut="Right")
+            if c3.button(t("lessons.sandbox", lang), key="lesson_sandbox", on_click=_sandbox, args=(cursor,)):
+                st.switch_page("kubesched/ui/pages/schedule.py")
+    else:
+        st.subheader(t("lessons.quiz", lang))
+        right_count = 0
+        for i, question in enumerate(lesson.quiz):
+            truth = quiz.answer(question, sim)
+            key = f"lesson_quiz_{lesson.id}_{i}"
+            if truth.multi:
+                st.multiselect(question.q, truth.options, key=key)
+            else:
+                st.radio(question.q, truth.options, key=key, index=None)
+            given = progress.answer_of(i)
+            if given is not None:
+                ok = truth.grade(given)
+                right_count += ok
+                st.text(t("lessons.right" if ok else "lessons.wrong", lang) + "  "
+                        + t("lessons.answer", lang, answer=_shown(sorted(truth.correct))))
+            else:
+                st.button(t("lessons.check", lang), key=f"lesson_check_{i}", on_click=_answer, args=(i, key))
+        st.text(t("lessons.score", lang, right=right_count, total=len(lesson.quiz)))
+        if progress.stage == "done":
+            st.success(t("lessons.done", lang))
+        else:
+            st.button(t("lessons.continue", lang), key="lesson_finish", on_click=_act, args=(player.advance,),
+                      disabled=len(progress.answers) < len(lesson.quiz))
+        st.button(t("lessons.restart", lang), key="lesson_restart",
+                  on_click=lambda: _save(player.start(lesson)))
+with right:
+    st.subheader(t("lessons.view", lang))
+    st.text(t("lessons.time", lang, time=sim.time, cycle=sim.cycle))
+    visible = sim.trace[:sim.cursor]
+    nodes = rows.node_rows(visible)
+    if nodes:
+        st.dataframe(nodes, hide_index=True, column_config={
+            "node": t("lessons.col_node", lang), "filter": t("lessons.col_filter", lang),
+            "total": t("lessons.col_total", lang)})
+    st.dataframe(rows.pod_rows(sim.state(), visible), hide_index=True, column_config={
+        "pod": t("lessons.col_pod", lang), "queue": t("lessons.col_queue", lang),
+        "phase": t("lessons.col_phase", lang), "node": t("lessons.col_where", lang)})
