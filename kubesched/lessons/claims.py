@@ -52,7 +52,7 @@ def _list(text: str) -> tuple[str, ...]:
 
 
 def _short(key: str) -> str:
-    return key[len("default/"):] if key.startswith("default/") else key
+    return key.removeprefix("default/")
 
 
 class View:

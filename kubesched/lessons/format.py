@@ -50,8 +50,8 @@ LANGS = ("en", "zh")
 GOTO_VERBS = ("until", "unit", "advance", "idle")
 ACTION_VERBS = ("create", "update", "delete", "cordon", "uncordon", "killLeader")
 UNITS = ("event", "phase", "pod")
-_FRONT = re.compile(r"\A---\s*\n(.*?)\n---\s*\n(.*)\Z", re.S)
-_HEADING = re.compile(r"^## +(\S+)\s*$", re.M)
+_FRONT = re.compile(r"\A---\s*\n(.*?)\n---\s*\n(.*)\Z", re.DOTALL)
+_HEADING = re.compile(r"^## +(\S+)\s*$", re.MULTILINE)
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 

@@ -20,7 +20,7 @@ def test_enough_lessons_in_both_languages() -> None:
     assert list(IDS) == zh
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def played(lesson_id: str) -> tuple[object, tuple[int, ...], tuple[tuple[object, ...], ...]]:
     """One Simulation per lesson: the cursor after every step, and each step's verdicts per language."""
     lessons = {lang: fmt.load(lesson_id, lang) for lang in fmt.LANGS}
@@ -56,10 +56,10 @@ def test_lesson_parses_and_matches_english(lesson_id: str, lang: str) -> None:
 
 @pytest.mark.parametrize(("lesson_id", "lang"), CASES)
 def test_every_claim_holds(lesson_id: str, lang: str) -> None:
-    _, cursors, per_step = played(lesson_id)
+    _, _cursors, per_step = played(lesson_id)
     failures = []
     for step, row in zip(fmt.load(lesson_id, lang).steps, per_step):
-        verdicts = dict((l, v) for l, v, _ in row)[lang]
+        verdicts = {l: v for l, v, _ in row}[lang]
         failures += [f"{step.id}: {v.claim.text}  (engine: {v.actual})" for v in verdicts if not v.holds]
     assert failures == []
 
@@ -69,7 +69,7 @@ def test_predictions_and_quiz_are_computed_and_unique(lesson_id: str, lang: str)
     sim, cursors, per_step = played(lesson_id)
     lesson = fmt.load(lesson_id, lang)
     for step, row in zip(lesson.steps, per_step):
-        predicted = dict((l, p) for l, _, p in row)[lang]
+        predicted = {l: p for l, _, p in row}[lang]
         assert (predicted is None) == (step.predict is None)
         if predicted is not None:
             assert len(predicted.options) >= 2
