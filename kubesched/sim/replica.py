@@ -95,6 +95,7 @@ class _Gated:
             def hook(*args: Any, **kwargs: Any) -> Any:
                 return target(*args, **kwargs) if gate() else None
             self._hooks[name] = hook
+            setattr(self, name, hook)  # later lookups skip __getattr__
         return hook
 
 
@@ -153,6 +154,7 @@ class SchedulerProcess:
 
     def __init__(self, index: int, *, api: Any, loop: Any, config: Any, seed: int, recorder: Any,
                  is_traced: Callable[[SchedulerProcess], bool], attempts: PodAttempts,
+                 on_change: Callable[[], None] = lambda: None,
                  registry_options: tuple[Any, ...] = (), extender_policy: Any = None) -> None:
         self.index = index
         self.hostname = hostname(index)
@@ -161,10 +163,12 @@ class SchedulerProcess:
         self.recorder = recorder if recorder is not None and recorder.enabled else None
         self.leading = False
         self._last_attempt: tuple[bool, str] | None = None
+
         def gate() -> bool:
             return is_traced(self)
         self._gate = gate
         self._attempts = attempts
+        self._on_change = on_change  # leading / alive changed
         self.env = ProcessEnv(
             hostname=self.hostname, loop=self.loop, client=api, seed=seed, identity_seed=str(seed),
             step=self._step, observer=_Gated(self.recorder, gate) if self.recorder is not None else None,
@@ -203,6 +207,7 @@ class SchedulerProcess:
         if self.env.config is not None:
             self.env.config.informer_factory.stop()
         self.loop.kill()
+        self._on_change()
 
     # -- env callbacks ----------------------------------------------------------------------------
     def _step(self, *, step: str, message: str = "", details: Any = (), file: str = "", func: str = "") -> None:
@@ -246,6 +251,7 @@ class SchedulerProcess:
 
     def _on_leading(self, leading: bool) -> None:
         self.leading = leading
+        self._on_change()
 
     def _exit(self, code: int, message: str) -> None:
         self.kill()

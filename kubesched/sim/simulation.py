@@ -147,6 +147,8 @@ class Engine:
         self.mark_lens: list[int] = []     # marks' trace lengths (for bisect)
         self.mark_times: list[float] = []  # marks' times
         self.sizes = {"Node": 0, "Pod": 0}
+        self._node_memo: dict[str, Any] = {}
+        self.traced: SchedulerProcess | None = None
         self.checkpoints: dict[int, st.SimState] = {}
         self._positional = sorted(enumerate(positional), key=lambda ie: (ie[1].after_event, ie[0]))
         self.last_action = max([self.last_action] + [a.time for a in positional])
@@ -166,8 +168,10 @@ class Engine:
         self.processes = [
             SchedulerProcess(i, api=self.api, loop=self.loop,
                              config=self.inputs.config if self.inputs.config_given else None, seed=self.inputs.seed,
-                             recorder=self.recorder, is_traced=self._is_traced, attempts=self.attempts)
+                             recorder=self.recorder, is_traced=self._is_traced, attempts=self.attempts,
+                             on_change=self._retrace)
             for i in range(self.inputs.scenario.replicas)]
+        self._retrace()
         for process in self.processes:
             process.start()
         for action in self.inputs.scenario.actions:
@@ -196,11 +200,12 @@ class Engine:
             self.bound_at[key] = self.loop.now()
 
     def _is_traced(self, process: SchedulerProcess) -> bool:
+        return self.traced is process
+
+    def _retrace(self) -> None:
+        """Which replica's engine records are kept: the leader, else the first one alive."""
         leader = self.leader()
-        if leader is not None:
-            return leader is process
-        first_alive = next((p for p in self.processes if p.alive), None)
-        return first_alive is process
+        self.traced = leader if leader is not None else next((p for p in self.processes if p.alive), None)
 
     def leader(self) -> SchedulerProcess | None:
         return next((p for p in self.processes if p.alive and p.leading), None)
@@ -331,7 +336,7 @@ class Engine:
         return st.SimState(
             time=self.loop.now(), cycle=sched.scheduling_queue.scheduling_cycle() if sched is not None else 0,
             leader=leader.identity if leader is not None else "", queues=queues,
-            nodes=st.capture_nodes(self.api, cache),
+            nodes=st.capture_nodes(self.api, cache, self._node_memo),
             pods=st.capture_pods(self.api, queues, self.attempts.attempts, self.bound_at, self.deleted.values()),
             events=st.capture_events(self.api), replicas=replicas)
 

@@ -169,22 +169,39 @@ def capture_queues(queue: Any) -> QueueState:
     return QueueState(tuple(active), tuple(backoff), tuple(unsched), nominated)
 
 
-def capture_nodes(api: Any, cache: Any) -> tuple[NodeState, ...]:
-    """Every node stored in the API server, with the cache's view of its allocations."""
+def capture_nodes(api: Any, cache: Any, memo: dict[str, tuple[Any, Any, int, NodeState]] | None = None,
+                  ) -> tuple[NodeState, ...]:
+    """Every node stored in the API server, with the cache's view of its allocations.
+
+    ``memo`` (name → (node object, NodeInfo, generation, NodeState)) reuses a node's summary
+    while neither the stored Node nor its NodeInfo changed.
+    """
     items = cache.nodes if cache is not None else {}
+    memo = {} if memo is None else memo
     out: list[NodeState] = []
     for node in api.list("Node"):
         name = node.metadata.name
         item = items.get(name)
         info = item.info if item is not None else None
-        requested = _resources(info.requested_resource) if info is not None else ()
-        allocatable = (_resources(info.allocatable_resource) if info is not None and info.node is not None
-                       else tuple((k, str(v)) for k, v in node.status.allocatable.items()))
-        pods = tuple(sorted(f"{p.metadata.namespace}/{p.metadata.name}" for p in info.pods)) if info else ()
-        out.append(NodeState(name, tuple(sorted(node.metadata.labels.items())),
-                             tuple(_taint(t) for t in node.spec.taints), bool(node.spec.unschedulable),
-                             allocatable, requested, pods))
+        generation = info.generation if info is not None else -1
+        known = memo.get(name)
+        if known is not None and known[0] is node and known[1] is info and known[2] == generation:
+            out.append(known[3])
+            continue
+        state = _node_state(node, info)
+        memo[name] = (node, info, generation, state)
+        out.append(state)
     return tuple(out)
+
+
+def _node_state(node: Node, info: Any) -> NodeState:
+    requested = _resources(info.requested_resource) if info is not None else ()
+    allocatable = (_resources(info.allocatable_resource) if info is not None and info.node is not None
+                   else tuple((k, str(v)) for k, v in node.status.allocatable.items()))
+    pods = tuple(sorted(f"{p.metadata.namespace}/{p.metadata.name}" for p in info.pods)) if info else ()
+    return NodeState(node.metadata.name, tuple(sorted(node.metadata.labels.items())),
+                     tuple(_taint(t) for t in node.spec.taints), bool(node.spec.unschedulable),
+                     allocatable, requested, pods)
 
 
 def capture_pods(api: Any, queues: QueueState, attempts: Mapping[str, int], bound_at: Mapping[str, float],

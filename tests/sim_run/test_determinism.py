@@ -88,3 +88,19 @@ def test_seed_reaches_select_host():
         again.run_until_idle()
         assert again.digest() == sim.digest()
     assert picks == {"n1", "n2"}
+
+
+def test_feature_gates_of_the_config_hold_while_the_engine_runs():
+    from kubesched import features
+    config = {"apiVersion": "kubescheduler.config.k8s.io/v1alpha2", "kind": "KubeSchedulerConfiguration",
+              "featureGates": {"EvenPodsSpread": False, "NonPreemptingPriority": True}}
+    sim = Simulation.from_yaml(SMALL, config=config)
+    seen = []
+    sim.engine.loop.call_at(0.5, lambda: seen.append((features.enabled("EvenPodsSpread"),
+                                                      features.enabled("NonPreemptingPriority"))))
+    sim.run_until_idle()
+    assert seen == [(False, True)]
+    assert (features.enabled("EvenPodsSpread"), features.enabled("NonPreemptingPriority")) == (True, False)
+    scheduler_new = next(r for r in sim.trace if r.kind is Kind.STARTUP_STEP and r.data.step == "scheduler.New")
+    filters = dict(scheduler_new.data.details)["profile default-scheduler filter"]
+    assert "PodTopologySpread" not in filters.split(",")
