@@ -11,8 +11,8 @@ released: the lease stays until it expires (kube-scheduler 1.18 has ReleaseOnCan
 
 Tracing with several replicas: every replica runs the same informers, cache and queue, so
 only one replica's engine records are kept, the *traced* one: the leader, or (while nobody
-leads) the first replica still alive. Startup steps and leader-election records are kept for
-every replica (their ``details``/identity name the replica).
+leads) the first replica still alive. Startup steps, leader-election records and fatal log
+lines are kept for every replica (their ``details``/identity name the replica).
 
 Deviations: hostnames are ``scheduler-a``, ``scheduler-b`` …; identities are
 ``<hostname>_<uuid5(hostname/seed)>``; leader election runs without jitter (``wait.Jitter``
@@ -29,7 +29,7 @@ import string
 from collections.abc import Callable
 from typing import Any
 
-from kubesched.cmd.app.server import ProcessEnv, main
+from kubesched.cmd.app.server import LEADERELECTION_GO, ProcessEnv, main
 from kubesched.sim.loop import Handle
 
 ELECTION_LOG_VERBOSITY = 2
@@ -97,34 +97,6 @@ class _Gated:
             self._hooks[name] = hook
             setattr(self, name, hook)  # later lookups skip __getattr__
         return hook
-
-
-class _GatedFactory:
-    """An informer factory whose handlers run only while ``gate()`` is true (for the recorder)."""
-
-    def __init__(self, factory: Any, gate: Callable[[], bool]) -> None:
-        self._factory = factory
-        self._gate = gate
-
-    def add_event_handler(self, kind: str, handler: Any) -> None:
-        self._factory.add_event_handler(kind, _GatedHandler(handler, self._gate))
-
-
-class _GatedHandler:
-    def __init__(self, handler: Any, gate: Callable[[], bool]) -> None:
-        self.handler, self.gate = handler, gate
-
-    def on_add(self, obj: Any) -> None:
-        if self.gate():
-            self.handler.on_add(obj)
-
-    def on_update(self, old: Any, new: Any) -> None:
-        if self.gate():
-            self.handler.on_update(old, new)
-
-    def on_delete(self, obj: Any) -> None:
-        if self.gate():
-            self.handler.on_delete(obj)
 
 
 class PodAttempts:
@@ -216,17 +188,18 @@ class SchedulerProcess:
                                        details=(("replica", self.hostname),) + tuple(details), file=file,
                                        func=func)
 
-    def _log(self, verbosity: int, message: str) -> None:
-        if self.recorder is not None and self._gate():
-            self.recorder.log(verbosity, message)
+    def _log(self, verbosity: int, message: str, *, severity: str = "I", site: Any = None) -> None:
+        if self.recorder is not None and (self._gate() or severity == "F"):
+            self.recorder.log(verbosity, message, severity=severity, site=site)
 
     def _election_log(self, verbosity: int, message: str) -> None:
         if self.recorder is not None and verbosity <= ELECTION_LOG_VERBOSITY:
-            self.recorder.log(verbosity, message)
+            severity, func = election_log_site(message)
+            self.recorder.log(verbosity, message, severity=severity, site=(LEADERELECTION_GO, func))
 
     def _on_informers(self, factory: Any) -> None:
         if self.recorder is not None:
-            self.recorder.attach_informers(_GatedFactory(factory, self._gate))
+            self.recorder.attach_informers(factory, gate=self._gate)
 
     def _on_scheduler(self, sched: Any) -> None:
         self._attempts.wrap(sched)
@@ -255,6 +228,28 @@ class SchedulerProcess:
 
     def _exit(self, code: int, message: str) -> None:
         self.kill()
+
+
+_ELECTION_LOG_SITES = (
+    # (message prefix, severity, function) of leaderelection.go's klog calls
+    ("attempting to acquire leader lease", "I", "LeaderElector.acquire"),
+    ("successfully acquired lease", "I", "LeaderElector.acquire"),
+    ("failed to acquire lease", "I", "LeaderElector.acquire"),
+    ("failed to renew lease", "I", "LeaderElector.renew"),
+    ("successfully renewed lease", "I", "LeaderElector.renew"),
+    ("Failed to release lock", "E", "LeaderElector.release"),
+    ("error retrieving resource lock", "E", "LeaderElector.tryAcquireOrRenew"),
+    ("error initially creating leader election record", "E", "LeaderElector.tryAcquireOrRenew"),
+    ("Failed to update lock", "E", "LeaderElector.tryAcquireOrRenew"),
+)
+
+
+def election_log_site(message: str) -> tuple[str, str]:
+    """(severity, function in leaderelection.go) of one of the elector's log lines."""
+    for prefix, severity, func in _ELECTION_LOG_SITES:
+        if message.startswith(prefix):
+            return severity, func
+    return "I", "LeaderElector.tryAcquireOrRenew"
 
 
 def _election_message(observation: Any) -> str:

@@ -118,7 +118,12 @@ def test_leader_that_cannot_renew_stops_with_leaderelection_lost():
     assert [r.time for r in elections(sim, "lost", "scheduler-a")] == [16.0]
     assert [r.time for r in elections(sim, "stopped", "scheduler-a")] == [16.0]
     fatal = [r for r in sim.trace if r.kind is Kind.LOG and r.data.message == "leaderelection lost"]
-    assert [r.time for r in fatal] == [16.0]
+    assert [(r.time, r.data.severity, r.file, r.func) for r in fatal] == [
+        (16.0, "F", "cmd/kube-scheduler/app/server.go", "Run")]
+    renew = [r for r in sim.trace if r.kind is Kind.LOG and r.data.message.startswith("failed to renew lease")]
+    assert [(r.time, r.data.message, r.func) for r in renew] == [
+        (16.0, "failed to renew lease kube-system/kube-scheduler: timed out waiting for the condition",
+         "LeaderElector.renew")]
     assert [r.time for r in elections(sim, "acquired", "scheduler-b")] == [22.0]
     a, b = sim.state().replicas
     assert (a.alive, b.leading) == (False, True)

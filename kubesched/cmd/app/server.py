@@ -58,10 +58,10 @@ STARTUP_STEPS: Final = (
 only with a separate metrics address; the last three run only on the leader)."""
 
 RegistryOption = Callable[[dict[str, Any]], None]
-Log = Callable[[int, str], None]
+Log = Callable[..., None]  # log(verbosity, message, *, severity="I", site=(file, func))
 
 
-def _no_log(verbosity: int, message: str) -> None:
+def _no_log(verbosity: int, message: str, **_: Any) -> None:
     return None
 
 
@@ -332,9 +332,9 @@ def _sched_run(env: ProcessEnv, sched: Any) -> None:
 
 
 def _fatal(env: ProcessEnv, message: str) -> None:
-    """``klog.Fatalf``: log, then exit 255."""
+    """``klog.Fatalf``: log (severity F), then exit 255."""
     env.on_leading(False)
-    env.log(0, message)
+    env.log(0, message, severity="F", site=(SERVER_GO, "Run"))
     _exit(env, 255, message)
 
 
