@@ -13,7 +13,7 @@ from kubesched.cmd.app.options import (
     KUBE_SCHEDULER_PORT,
     new_options,
 )
-from kubesched.cmd.app.server import ProcessEnv, describe_counts, main
+from kubesched.cmd.app.server import ProcessEnv, describe_counts, main, with_plugin
 from kubesched.cmd.kube_scheduler import main as kube_scheduler_main
 from kubesched.sim.loop import EventLoop
 from tests.sim_run.clusters import SMALL
@@ -106,3 +106,25 @@ def test_kube_scheduler_main_exits_1_on_bad_input(tmp_path):
     err = io.StringIO()
     assert kube_scheduler_main([str(path)], out=io.StringIO(), err=err) == 1
     assert "bad.yaml" in err.getvalue()
+
+
+@pytest.mark.parametrize("names, exit_message, registered", [
+    (("Sample",), None, "Sample"),
+    (("NodeName",), "a plugin named NodeName already exists", None),
+    (("Sample", "Sample"), "a plugin named Sample already exists", None),
+])
+def test_out_of_tree_plugins_reach_scheduler_new(names, exit_message, registered):
+    loop = EventLoop()
+    records, exits = [], []
+    env = ProcessEnv(hostname="h", loop=loop, client=APIServer(loop),
+                     step=lambda **kw: records.append(kw), exit=lambda code, msg: exits.append((code, msg)),
+                     registry_options=tuple(with_plugin(n, lambda args, handle: None) for n in names))
+    main(env)
+    if exit_message is None:
+        new = next(r for r in records if r["step"] == "scheduler.New")
+        assert dict(new["details"])["out-of-tree plugins"] == registered
+        assert "+ 1 out-of-tree plugin(s)" in new["message"]
+        assert exits == []
+    else:
+        assert exits == [(1, exit_message)]
+        assert "scheduler.New" not in [r["step"] for r in records]

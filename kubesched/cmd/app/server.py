@@ -1,7 +1,8 @@
 """kube-scheduler's startup as executed steps: main → NewSchedulerCommand → runCommand → Run.
 
 Upstream: cmd/kube-scheduler/scheduler.go @ v1.18.5 (main) and cmd/kube-scheduler/app/
-server.go (NewSchedulerCommand, runCommand, Run, getRecorderFactory, WithPlugin);
+server.go (NewSchedulerCommand, runCommand, Run, getRecorderFactory, WithPlugin) with
+pkg/scheduler/framework/v1alpha1/registry.go (Registry.Register);
 pkg/scheduler/scheduler.go (Scheduler.Run) and internal/queue/scheduling_queue.go
 (PriorityQueue.Run) for the last steps.
 
@@ -37,6 +38,7 @@ from kubesched.cmd.app.config import CompletedConfig
 from kubesched.cmd.app.options import Options, new_options
 from kubesched.scheduler import factory
 from kubesched.scheduler.apis.config.scheme import ConfigError
+from kubesched.scheduler.framework.v1alpha1.registry import Registry, RegistryError
 from kubesched.scheduler.profile.frameworks import resolve_profiles
 
 MAIN_GO: Final = "cmd/kube-scheduler/scheduler.go"
@@ -57,7 +59,7 @@ STARTUP_STEPS: Final = (
 """Every step name in order (``InsecureMetricsServing.Serve`` follows ``InsecureServing.Serve``
 only with a separate metrics address; the last three run only on the leader)."""
 
-RegistryOption = Callable[[dict[str, Any]], None]
+RegistryOption = Callable[[Registry], None]
 Log = Callable[..., None]  # log(verbosity, message, *, severity="I", site=(file, func))
 
 
@@ -99,6 +101,13 @@ class ProcessEnv:
     registry_options: Sequence[RegistryOption] = field(default_factory=tuple)
 
 
+def with_plugin(name: str, factory: Callable[..., Any]) -> RegistryOption:
+    """``WithPlugin``: an option registering an out-of-tree plugin factory under ``name``."""
+    def register(registry: Registry) -> None:
+        registry.register(name, factory)
+    return register
+
+
 # -- main ---------------------------------------------------------------------------------------
 def main(env: ProcessEnv, config_file: Any = None) -> None:
     """``main``: build the command and execute it; exit 1 on error."""
@@ -121,7 +130,7 @@ class SchedulerCommand:
         opts = self.opts if config_file is None else Options(**{**_fields(self.opts), "config_file": config_file})
         try:
             run_command(self.env, opts, *self.registry_options)
-        except (ConfigError, ValueError) as err:
+        except (ConfigError, RegistryError, ValueError) as err:
             # Run: fmt.Fprintf(os.Stderr, "%v\n", err); os.Exit(1)
             _exit(self.env, 1, str(err))
 
@@ -185,7 +194,7 @@ def run(cc: CompletedConfig, env: ProcessEnv, *out_of_tree_registry_options: Reg
     """``Run(ctx, cc, outOfTreeRegistryOptions...)`` up to ``InformerFactory.Start``; the rest follows
     on the loop once the caches have synced."""
     env.step(step="Run", message=f"Starting Kubernetes Scheduler version {VERSION}", file=SERVER_GO, func="Run")
-    out_of_tree: dict[str, Any] = {}
+    out_of_tree = Registry()
     for option in out_of_tree_registry_options:
         option(out_of_tree)
     cfg = cc.component_config
