@@ -18,7 +18,7 @@ PAGES = ("home", "cluster", "startup", "queues", "schedule", "preemption", "bind
          "lessons", "events")
 PAGE_DIR = Path(__file__).resolve().parent / "kubesched" / "ui" / "pages"
 
-st.set_page_config(page_title="kubesched", page_icon="⎈", layout="wide")
+st.set_page_config(page_title="kubesched", page_icon="⎈", layout="wide", initial_sidebar_state=360)
 lang = session.init_language()
 session.ensure()
 pages = [st.Page(f"kubesched/ui/pages/{name}.py", title=t(f"nav.{name}", lang), default=name == "home",

@@ -127,7 +127,7 @@ def render_stepper() -> None:
     st.session_state[STEP_KEY] = sim.cursor
     st.markdown(f"**{t('stepper.title', lang)}**")
     for unit in UNITS:
-        back, label, forward = st.columns([1, 2, 1], vertical_alignment="center")
+        back, label, forward = st.columns([5, 3, 5], vertical_alignment="center", gap="xsmall")
         back.button("◀", key=f"back_{unit}", on_click=on_move, args=(unit, -1),
                     shortcut=SHORTCUTS[(unit, -1)], help=t(f"stepper.back_{unit}", lang), width="stretch")
         label.markdown(t(f"stepper.unit_{unit}", lang))
@@ -171,7 +171,7 @@ def _write_url(sim: Simulation) -> None:
 
 
 def _autoplay() -> None:
-    """Step one event every few seconds while ⏯ is on (a fragment that reruns on a timer)."""
+    """Step one event every few seconds while playing (a fragment that reruns on a timer)."""
     playing = bool(st.session_state.get(PLAYING_KEY))
     st.session_state[_ARMED_KEY] = False
     interval = st.session_state.get(SPEED_KEY, 1.0) if playing else None

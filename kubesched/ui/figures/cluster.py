@@ -9,10 +9,12 @@ Pure functions over a ``SimState`` (kubesched/sim/state.py) or file text; no Str
 Text that came from a learner's YAML is escaped before it reaches a Plotly label (Plotly
 reads a few HTML tags in text).
 
-Deviation: the topology layout puts region, zone and node layers with networkx's
-``multipartite_layout`` (computed once per cluster from the node set) and fans each node's
-pods out in that node's own band, so a pod that binds moves next to its node and nothing else
-moves; pods not on a node wait in a column of their own.
+Deviation: the topology layout is layered like networkx's ``multipartite_layout`` (x by layer)
+but orders each layer as a tree (rows of a node's pods together, a node centred on its pods, a
+zone on its nodes): ``multipartite_layout`` keeps the graph's vertex order inside a layer, which
+crosses edges. It is computed once per cluster from where each pod ends up, so every pod keeps
+one row for the whole run: on no node it waits in the right-hand column, once bound it moves
+left next to its node; nothing else moves.
 """
 
 from __future__ import annotations
@@ -160,12 +162,55 @@ def topology_graph(nodes: tuple[NodeState, ...]) -> nx.DiGraph:
     return graph
 
 
-def topology_layout(graph: nx.DiGraph) -> dict[str, tuple[float, float]]:
-    """Fixed positions (multipartite by layer, plain floats); the same graph gives the same layout."""
-    if graph.number_of_nodes() == 0:
-        return {}
-    pos = nx.multipartite_layout(graph, subset_key="layer", align="vertical", scale=1.0)
-    return {name: (float(x), float(y)) for name, (x, y) in pos.items()}
+@dataclass(frozen=True, slots=True)
+class TopologyLayout:
+    """Fixed positions: ``points`` for region/zone/node vertices, ``slots`` (y) for pods.
+
+    x by layer: region 0, zone 1, node 2, pods on a node ``POD_X``, pods on no node ``PENDING_X``.
+    """
+
+    points: dict[str, tuple[float, float]]
+    slots: dict[str, float]
+
+    def y_of(self, pod_key: str) -> float | None:
+        return self.slots.get(pod_key)
+
+
+POD_X, PENDING_X = 3.0, 4.6
+
+
+def topology_layout(graph: nx.DiGraph, hint: dict[str, str] | None = None) -> TopologyLayout:
+    """A layered (multipartite) tree layout computed once per cluster; plain floats, no randomness.
+
+    ``hint`` maps pod keys to the node each one ends up on (the end of the computed run): every
+    pod gets one fixed row, the rows of a node's pods are contiguous, the node sits in the middle
+    of its rows, a zone in the middle of its nodes, a region in the middle of its zones. Pods
+    that end on no node get the rows at the bottom. Rows go downwards from 0 in steps of 1.
+    """
+    hint = hint or {}
+    nodes = [n for n, d in graph.nodes(data=True) if d["kind"] == "node"]
+    by_node: dict[str, list[str]] = {}
+    for pod, node in sorted(hint.items()):
+        by_node.setdefault(node if f"node:{node}" in graph else "", []).append(pod)
+    points: dict[str, tuple[float, float]] = {}
+    slots: dict[str, float] = {}
+    row = 0.0
+    for vertex in nodes:          # insertion order: region, zone, node name
+        pods = by_node.get(vertex[5:], [])
+        span = max(1, len(pods))
+        for i, pod in enumerate(pods):
+            slots[pod] = -(row + i)
+        points[vertex] = (2.0, -(row + (span - 1) / 2))
+        row += span
+    for pod in by_node.get("", []):
+        slots[pod] = -row
+        row += 1
+    for layer, kind in ((1.0, "zone"), (0.0, "region")):
+        for vertex, data in graph.nodes(data=True):
+            if data["kind"] == kind:
+                ys = [points[child][1] for child in graph.successors(vertex)]
+                points[vertex] = (layer, sum(ys) / len(ys))
+    return TopologyLayout(points, slots)
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,39 +232,28 @@ def _pod_look(pod: PodState) -> tuple[str, str, str]:
     return POD_PENDING_COLOUR, "·", pod.phase
 
 
-def pod_marks(state: SimState, layout: dict[str, tuple[float, float]]) -> tuple[PodMark, ...]:
-    """Pods fanned out in their node's band; pods on no node in a column of their own."""
-    nodes = sorted(((name[5:], xy) for name, xy in layout.items() if name.startswith("node:")),
-                   key=lambda item: -item[1][1])
-    if not nodes:
-        return ()
-    xs = sorted({xy[0] for xy in layout.values()})
-    step = (xs[-1] - xs[0]) / max(1, len(xs) - 1) if len(xs) > 1 else 1.0
-    pod_x, pending_x = xs[-1] + step, xs[-1] + 2 * step
-    ys = [xy[1] for _, xy in nodes]
-    band = (ys[0] - ys[-1]) / max(1, len(ys) - 1) if len(ys) > 1 else 1.0
-    by_node: dict[str, list[PodState]] = {}
-    pending: list[PodState] = []
-    for pod in state.pods:
+def pod_marks(state: SimState, layout: TopologyLayout) -> tuple[PodMark, ...]:
+    """Every live pod in its fixed row: next to its node when on one, in the right column when not.
+
+    Pods the layout has no row for (created after it was computed) get rows below the others.
+    """
+    extra = min(layout.slots.values(), default=1.0)
+    extra = min(extra, min((y for _, y in layout.points.values()), default=0.0)) - 1
+    marks: list[PodMark] = []
+    for pod in sorted(state.pods, key=lambda p: p.key):
         if pod.phase == PHASE_DELETED:
             continue
-        (by_node.setdefault(pod.node, []) if pod.node and pod.node in dict(nodes) else pending).append(pod)
-    marks: list[PodMark] = []
-    for name, (_x, y) in nodes:
-        pods = by_node.get(name, [])
-        for i, pod in enumerate(pods):
-            offset = (i - (len(pods) - 1) / 2) * (0.8 * band / max(1, len(pods)))
-            colour, glyph, status = _pod_look(pod)
-            marks.append(PodMark(pod.key, name, pod_x, y + offset, colour, glyph, status))
-    top, bottom = (ys[0], ys[-1]) if len(ys) > 1 else (0.5, -0.5)
-    for i, pod in enumerate(pending):
-        y = top - (top - bottom) * (i / max(1, len(pending) - 1)) if len(pending) > 1 else (top + bottom) / 2
+        y = layout.y_of(pod.key)
+        if y is None:
+            y, extra = extra, extra - 1
         colour, glyph, status = _pod_look(pod)
-        marks.append(PodMark(pod.key, "", pending_x, y, colour, glyph, status))
+        on_node = bool(pod.node) and f"node:{pod.node}" in layout.points
+        marks.append(PodMark(pod.key, pod.node if on_node else "", POD_X if on_node else PENDING_X, y,
+                             colour, glyph, status))
     return tuple(marks)
 
 
-def topology_figure(graph: nx.DiGraph, layout: dict[str, tuple[float, float]], state: SimState, *,
+def topology_figure(graph: nx.DiGraph, layout: TopologyLayout, state: SimState, *,
                     titles: dict[str, str] | None = None) -> go.Figure:
     """region → zone → node → pod drawn from a fixed layout; pods coloured by queue or bound."""
     titles = titles or {}
@@ -227,12 +261,12 @@ def topology_figure(graph: nx.DiGraph, layout: dict[str, tuple[float, float]], s
     marks = pod_marks(state, layout)
     ex, ey = [], []
     for a, b in graph.edges():
-        (x0, y0), (x1, y1) = layout[a], layout[b]
+        (x0, y0), (x1, y1) = layout.points[a], layout.points[b]
         ex += [x0, x1, None]
         ey += [y0, y1, None]
     for mark in marks:
         if mark.node:
-            x0, y0 = layout[f"node:{mark.node}"]
+            x0, y0 = layout.points[f"node:{mark.node}"]
             ex += [x0, mark.x, None]
             ey += [y0, mark.y, None]
     fig = go.Figure()
@@ -244,7 +278,7 @@ def topology_figure(graph: nx.DiGraph, layout: dict[str, tuple[float, float]], s
         colours = [NODE_TAINTED_COLOUR if kind == "node" and label in tainted else LAYER_COLOURS[kind]
                    for label in labels]
         fig.add_trace(go.Scatter(
-            x=[layout[n][0] for n in names], y=[layout[n][1] for n in names], mode="markers+text",
+            x=[layout.points[n][0] for n in names], y=[layout.points[n][1] for n in names], mode="markers+text",
             marker=dict(size=18 if kind != "node" else 16, color=colours, symbol="square" if kind == "node" else "circle",
                         line=dict(color="#333333", width=1)),
             text=[html.escape(label) for label in labels], textposition="top center",
@@ -255,10 +289,12 @@ def topology_figure(graph: nx.DiGraph, layout: dict[str, tuple[float, float]], s
         text=[f"{m.glyph} {html.escape(m.key.split('/', 1)[-1])}" for m in marks], textposition="middle right",
         customdata=[[html.escape(m.key), m.status] for m in marks],
         hovertemplate="%{customdata[0]}: %{customdata[1]}<extra></extra>", name=titles.get("pod", "pod")))
-    xs = [xy[0] for xy in layout.values()] + [m.x for m in marks]
+    ys = [xy[1] for xy in layout.points.values()] + [m.y for m in marks]
+    rows = max(ys, default=0.0) - min(ys, default=0.0) + 1
     fig.update_layout(
-        height=max(360, 26 * max(len(marks), len(layout))), margin=dict(l=10, r=10, t=30, b=10),
-        xaxis=dict(visible=False, range=[min(xs, default=0) - 0.3, max(xs, default=1) + 1.2]),
-        yaxis=dict(visible=False), legend=dict(orientation="h", y=1.02, x=0), plot_bgcolor="rgba(0,0,0,0)",
+        height=int(120 + 24 * rows), margin=dict(l=10, r=10, t=10, b=10),
+        xaxis=dict(visible=False, range=[-0.4, PENDING_X + 1.4], fixedrange=True),
+        yaxis=dict(visible=False, range=[min(ys, default=0.0) - 0.8, max(ys, default=0.0) + 0.8], fixedrange=True),
+        legend=dict(orientation="h", yanchor="top", y=-0.01, x=0), plot_bgcolor="rgba(0,0,0,0)",
         paper_bgcolor="rgba(0,0,0,0)", uirevision="topology")
     return fig

@@ -4,11 +4,13 @@ import re
 
 import streamlit as st
 
+from kubesched.sim.state import NodeState
 from kubesched.trace.upstream import permalink
 from kubesched.ui import session
 from kubesched.ui.figures.cluster import (
     REGION_LABELS,
     ZONE_LABELS,
+    TopologyLayout,
     allocation_figure,
     label_of,
     node_cards,
@@ -31,13 +33,11 @@ def md(text: str) -> str:
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def fixed_layout(node_key: tuple[tuple[str, str, str], ...]) -> dict[str, tuple[float, float]]:
-    """The topology layout of one node set, computed once (the graph only depends on these)."""
-    from kubesched.sim.state import NodeState
-
+def fixed_layout(node_key: tuple[tuple[str, str, str], ...], hint: tuple[tuple[str, str], ...]) -> TopologyLayout:
+    """The topology layout of one cluster run, computed once (it depends only on these keys)."""
     nodes = tuple(NodeState(name, (("topology.kubernetes.io/region", region), ("topology.kubernetes.io/zone", zone)),
                             (), False, (), (), ()) for name, region, zone in node_key)
-    return topology_layout(topology_graph(nodes))
+    return topology_layout(topology_graph(nodes), dict(hint))
 
 
 def _edited_name() -> str:
@@ -75,7 +75,7 @@ with tab_nodes:
     columns = st.columns(3)
     for i, card in enumerate(cards):
         with columns[i % 3].container(border=True):
-            st.markdown(f"**🖥 {md(card.name)}**")
+            st.markdown(f"**{md(card.name)}**")
             st.caption(md(t("cluster.zone", lang, zone=card.zone, region=card.region)))
             if not card.in_cache:
                 st.caption(t("cluster.not_in_cache", lang))
@@ -101,7 +101,8 @@ with tab_topology:
     st.caption(t("cluster.topology_help", lang))
     node_key = tuple((n.name, label_of(n.labels, REGION_LABELS, ""), label_of(n.labels, ZONE_LABELS, ""))
                      for n in state.nodes)
-    layout = fixed_layout(node_key)
+    end = sim.engine.capture()  # the end of the computed run: where every pod ends up
+    layout = fixed_layout(node_key, tuple(sorted((p.key, p.node) for p in end.pods)))
     graph = topology_graph(state.nodes)
     titles = {k: t(f"cluster.layer_{k}", lang) for k in ("region", "zone", "node", "pod")}
     topo = topology_figure(graph, layout, state, titles=titles)

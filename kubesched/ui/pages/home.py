@@ -17,7 +17,7 @@ for i, name in enumerate(session.sample_clusters()):
     with columns[i % 3].container(border=True):
         st.markdown(f"**{name}**")
         st.text(card.headline)
-        with st.expander("…"):
+        with st.expander(t("home.details", lang)):
             st.text(card.description)
         in_use = session.cluster_source() == name
         st.button(t("home.in_use" if in_use else "home.use", lang), key=f"use_{name}", disabled=in_use,
@@ -45,7 +45,7 @@ if upload is not None:
 st.subheader(t("home.lessons", lang))
 st.markdown(t("home.lessons_text", lang))
 if (session.SAMPLE_DIR.parent / "kubesched" / "ui" / "pages" / "lessons.py").exists():
-    st.page_link("kubesched/ui/pages/lessons.py", label=t("home.lessons_open", lang), icon="📘")
+    st.page_link("kubesched/ui/pages/lessons.py", label=t("home.lessons_open", lang))
 st.markdown(t("home.next", lang))
 if (session.SAMPLE_DIR.parent / "kubesched" / "ui" / "pages" / "cluster.py").exists():
-    st.page_link("kubesched/ui/pages/cluster.py", label=t("home.open_cluster", lang), icon="🗺")
+    st.page_link("kubesched/ui/pages/cluster.py", label=t("home.open_cluster", lang))
