@@ -143,3 +143,18 @@ def test_advance_runs_to_a_time_and_stops_there(sim):
 def test_unknown_step_unit_is_refused(sim):
     with pytest.raises(ValueError, match="unknown step unit 'cycle'"):
         sim.step("cycle")
+
+
+def test_without_checkpoints_a_past_state_is_replayed(monkeypatch):
+    from kubesched.sim import simulation
+    with_checkpoints = Simulation.from_yaml(SMALL)
+    with_checkpoints.run_until_idle()
+    monkeypatch.setattr(simulation, "CHECKPOINT_LIMIT", 2)
+    replayed = Simulation.from_yaml(SMALL)
+    replayed.run_until_idle()
+    assert replayed.engine.checkpoints == {}
+    for mark in with_checkpoints.engine.marks[::7]:
+        with_checkpoints.seek(mark.trace_len)
+        replayed.seek(mark.trace_len)
+        assert replayed.state() == with_checkpoints.state()
+    assert len(replayed.engine.checkpoints) == len(with_checkpoints.engine.marks[::7])
