@@ -8,7 +8,14 @@ import pytest
 
 from kubesched.sim.simulation import Simulation
 from kubesched.sim.state import QueuedPod, QueueState, SimState
-from kubesched.trace.records import CycleInfo, InformerEvent, Kind, Outcome, QueueMove, Record
+from kubesched.trace.records import (
+    CycleInfo,
+    InformerEvent,
+    Kind,
+    Outcome,
+    QueueMove,
+    Record,
+)
 from kubesched.trace.upstream import QUEUE_GO, permalink
 from kubesched.ui.figures import queues as q
 from kubesched.ui.theme import QUEUE_COLOURS
@@ -113,7 +120,8 @@ def test_counts_at_cursor(cursor, expected_seq):
     assert q.counts_at(q.count_samples(JOURNEY), cursor).seq == expected_seq
 
 
-@pytest.mark.parametrize("count, width", [(0, 1.0), (1, 2.0), (2, 4.0), (4, 6.0), (8, 8.0), (3, 5.17)])
+@pytest.mark.parametrize("count, width", [(0, 1.0), (1, 1.5), (2, 3.0), (4, 4.5), (8, 6.0), (3, 3.877), (32, 8.0),
+                                          (1000, 8.0)])
 def test_edge_width(count, width):
     assert q.edge_width(count) == width
 
@@ -131,6 +139,11 @@ def test_transition_counts_and_arrow_widths():
     early = {a.name: a.arrowwidth for a in q.state_machine_figure(JOURNEY, cursor=3).layout.annotations}
     assert early["new->activeQ"] == q.edge_width(2) and early["activeQ->inFlight"] == q.edge_width(1)
     assert early["inFlight->bound"] == 1.0
+
+
+@pytest.mark.parametrize("width, size", [(1.0, 1.5), (2.0, 1.0), (4.0, 0.5), (8.0, 0.4)])
+def test_arrow_size_keeps_heads_small(width, size):
+    assert q.arrow_size(width) == size
 
 
 def test_state_machine_graph_has_fixed_positions():
@@ -203,3 +216,9 @@ def test_counts_at_the_end_match_the_queue_state(run):
         len(state.queues.active_q), len(state.queues.pod_backoff_q), len(state.queues.unschedulable_q))
     assert last.count("bound") == sum(1 for r in run.trace if r.kind is Kind.BINDING_CYCLE_END
                                       and r.data.result == "bound")
+
+
+def test_queue_texts_exist_in_both_languages():
+    from kubesched.ui.i18n import queues as texts
+
+    assert set(texts.EN) == set(texts.ZH) and all(k.startswith("queues.") for k in texts.EN)

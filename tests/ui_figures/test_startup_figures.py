@@ -137,3 +137,9 @@ def test_with_replicas_keeps_cluster_seed_and_configuration():
     assert again.inputs.seed == 7 and again.inputs.scenario.replicas == 2
     assert again.inputs.objects == base.inputs.objects
     assert again.inputs.config == base.inputs.config
+
+
+def test_startup_texts_exist_in_both_languages():
+    from kubesched.ui.i18n import startup as texts
+
+    assert set(texts.EN) == set(texts.ZH) and all(k.startswith("startup.") for k in texts.EN)

@@ -87,6 +87,7 @@ POSITIONS: Final[dict[str, tuple[float, float]]] = {
     BACKOFF_Q: (1.0, 0.0), UNSCHEDULABLE_Q: (2.0, 0.0), GONE: (0.0, -0.6),
 }
 _OUTSIDE_COLOUR: Final = OKABE_ITO["grey"]
+LABEL_OFFSET: Final = 0.09                       # how far an edge's count sits beside the arrow
 
 
 def state_colour(state: str) -> str:
@@ -270,8 +271,13 @@ def counts_figure(records: Sequence[Record], cursor: int, cursor_time: float, *,
 
 
 def edge_width(count: int) -> float:
-    """Arrow width for an edge taken ``count`` times: 1 when never taken, growing like log2."""
-    return 1.0 if count <= 0 else round(2.0 + 2.0 * math.log2(count), 3)
+    """Arrow width for an edge taken ``count`` times: 1 when never taken, growing like log2, at most 8."""
+    return 1.0 if count <= 0 else round(min(8.0, 1.5 + 1.5 * math.log2(count)), 3)
+
+
+def arrow_size(width: float) -> float:
+    """Arrowhead scale (plotly scales the head with the line width): heads stay about the same size."""
+    return round(min(1.5, max(0.4, 2.0 / width)), 3)
 
 
 def state_machine_figure(records: Iterable[Record], cursor: int | None = None, *, lang: str = "en") -> go.Figure:
@@ -286,12 +292,14 @@ def state_machine_figure(records: Iterable[Record], cursor: int | None = None, *
     for source, target, attrs in graph.edges(data=True):
         (x0, y0), (x1, y1) = POSITIONS[source], POSITIONS[target]
         count = taken.get((source, target), 0)
+        width = edge_width(count)
         fig.add_annotation(x=x1, y=y1, ax=x0, ay=y0, xref="x", yref="y", axref="x", ayref="y", text="",
-                           showarrow=True, arrowhead=2, arrowsize=1, arrowwidth=edge_width(count),
+                           showarrow=True, arrowhead=2, arrowsize=arrow_size(width), arrowwidth=width,
                            arrowcolor=state_colour(target) if count else "#BBBBBB", standoff=24,
                            startstandoff=24, name=f"{source}->{target}")
-        mid_x.append((x0 + x1) / 2)
-        mid_y.append((y0 + y1) / 2)
+        length = math.hypot(x1 - x0, y1 - y0) or 1.0
+        mid_x.append((x0 + x1) / 2 - LABEL_OFFSET * (y1 - y0) / length)   # beside the arrow, not on it
+        mid_y.append((y0 + y1) / 2 + LABEL_OFFSET * (x1 - x0) / length)
         mid_text.append(str(count))
         shown = sorted(attrs["events"]) if len(attrs["events"]) <= 4 else sorted(attrs["events"])[:4] + ["…"]
         mid_hover.append(f"{source} → {target}<br>{attrs['func']}<br>{', '.join(shown)}<br>"

@@ -272,9 +272,10 @@ def election_figure(records: Sequence[Record], cursor: int, kill_times: Sequence
                         "line": {"width": 2}},
                 hovertext=[t("startup.implied", lang, time=x) for x in hand.implied_attempts], hoverinfo="text"))
     fig.update_layout(xaxis={"title": t("startup.axis_time", lang), "type": "linear", "rangemode": "tozero"},
-                      yaxis={"type": "category", "categoryorder": "array", "categoryarray": list(reversed(names))},
+                      yaxis={"type": "category", "categoryorder": "array", "categoryarray": list(reversed(names)),
+                             "automargin": True},
                       barmode="overlay", height=120 + 50 * max(len(names), 1), showlegend=False,
-                      margin={"l": 10, "r": 10, "t": 20, "b": 40})
+                      margin={"l": 90, "r": 10, "t": 20, "b": 40})
     return fig
 
 

@@ -31,30 +31,28 @@ now = fig.counts_at(fig.count_samples(trace), cursor)
 summary = " · ".join(f"{fig.state_glyph(p)} {p} {now.count(p)}" for p in fig.PLACES)
 st.text(t("queues.now", lang, time=sim.time, summary=summary))
 
-left, right = st.columns([3, 2])
-with left:
-    st.subheader(t("queues.moves_header", lang))
-    rows = fig.move_rows(trace[:cursor])
-    if rows:
-        columns = {
-            "seq": st.column_config.NumberColumn(t("queues.col_seq", lang), width="small"),
-            "time": st.column_config.NumberColumn(t("queues.col_time", lang), format="%g", width="small"),
-            "pod": st.column_config.TextColumn(t("queues.col_pod", lang)),
-            "from": st.column_config.TextColumn(t("queues.col_from", lang), width="small"),
-            "to": st.column_config.TextColumn(t("queues.col_to", lang), width="small"),
-            "event": st.column_config.TextColumn(t("queues.col_event", lang)),
-            "function": st.column_config.TextColumn(t("queues.col_function", lang)),
-            "link": st.column_config.LinkColumn(t("queues.col_link", lang), display_text="v1.18.5"),
-        }
-        st.dataframe(list(reversed(rows)), column_config=columns, hide_index=True, key="queues_moves",
-                     width="stretch", height=360)
-    else:
-        st.info(t("queues.moves_empty", lang))
-with right:
-    st.subheader(t("queues.sm_header", lang))
-    st.plotly_chart(fig.state_machine_figure(trace, cursor, lang=lang), key="queues_state_machine", theme=None,
-                    config={"displayModeBar": False})
-    st.caption(t("queues.sm_caption", lang))
+st.subheader(t("queues.moves_header", lang))
+rows = fig.move_rows(trace[:cursor])
+if rows:
+    columns = {
+        "seq": st.column_config.NumberColumn(t("queues.col_seq", lang), width="small"),
+        "time": st.column_config.NumberColumn(t("queues.col_time", lang), format="%g", width="small"),
+        "pod": st.column_config.TextColumn(t("queues.col_pod", lang)),
+        "from": st.column_config.TextColumn(t("queues.col_from", lang)),
+        "to": st.column_config.TextColumn(t("queues.col_to", lang)),
+        "event": st.column_config.TextColumn(t("queues.col_event", lang)),
+        "function": st.column_config.TextColumn(t("queues.col_function", lang)),
+        "link": st.column_config.LinkColumn(t("queues.col_link", lang), display_text="v1.18.5"),
+    }
+    st.dataframe(list(reversed(rows)), column_config=columns, hide_index=True, key="queues_moves",
+                 width="stretch", height=320)
+else:
+    st.info(t("queues.moves_empty", lang))
+
+st.subheader(t("queues.sm_header", lang))
+st.plotly_chart(fig.state_machine_figure(trace, cursor, lang=lang), key="queues_state_machine", theme=None,
+                config={"displayModeBar": False})
+st.caption(t("queues.sm_caption", lang))
 
 st.subheader(t("queues.pending_header", lang))
 pending = fig.pending_rows(sim.state())

@@ -13,7 +13,12 @@ import streamlit as st
 from kubesched.sim.edits import KillLeader, describe
 from kubesched.sim.simulation import EditError
 from kubesched.trace import Kind
-from kubesched.trace.upstream import LEADERELECTION_GO, SCHEDULER_GO, SERVER_GO, permalink
+from kubesched.trace.upstream import (
+    LEADERELECTION_GO,
+    SCHEDULER_GO,
+    SERVER_GO,
+    permalink,
+)
 from kubesched.ui import session
 from kubesched.ui.figures import startup as fig
 from kubesched.ui.i18n import t
