@@ -116,6 +116,11 @@ class Inputs:
     filename: str = "<string>"
     loaded: LoadedCluster | None = field(default=None, compare=False)
 
+    @property
+    def loaded_config_in_text(self) -> bool:
+        """Whether ``cluster_text`` still holds the configuration document."""
+        return self.loaded is not None and bool(self.loaded.config_documents)
+
 
 @dataclass(frozen=True, slots=True)
 class Mark:
@@ -598,6 +603,8 @@ class Simulation:
         parts = [_tidy(inputs.cluster_text)]
         if inputs.config_document is not None:
             parts.append(dump(inputs.config_document))
+        elif inputs.config_given and not inputs.loaded_config_in_text:
+            parts.append(f"# {CONFIG_KIND} given as an object: not written (the reloaded run uses the defaults)")
         parts.append(dump(scenario_document(scenario)))
         return "\n---\n".join(p.strip("\n") for p in parts if p.strip()) + "\n"
 

@@ -154,3 +154,10 @@ def test_path_source_names_the_file_in_errors(tmp_path):
 def test_missing_file_is_a_load_error(tmp_path):
     with pytest.raises(LoadError, match="cannot read file"):
         Simulation.from_yaml(tmp_path / "nope.yaml")
+
+
+def test_config_object_is_not_exported_and_says_so():
+    from kubesched.scheduler.apis.config.scheme import load_config
+    sim = Simulation.from_yaml(SMALL, config=load_config(CONFIG))
+    assert sim.inputs.config.percentage_of_nodes_to_score == 70
+    assert "# KubeSchedulerConfiguration given as an object: not written" in sim.to_scenario_yaml()
