@@ -464,8 +464,8 @@ FORMS: tuple[tuple[str, str, Handler, str], ...] = (
     ("forgotten", rf"{P} was forgotten", _record(Kind.FORGET), "P was forgotten   (in its last cycle)"),
     ("permit-wait", rf"{P} waited on Permit", _record(Kind.PERMIT_WAIT), "P waited on Permit"),
     ("log", rf"a log line says {Q}", _log, 'a log line says "substring"'),
-    ("extender", rf"extender ([a-z0-9-]+) ([A-Za-z]+) for {P} was (ok|error|ignored)", _extender,
-     "extender NAME Verb for P was ok|error|ignored"),
+    ("extender", rf"extender (\S+) ([A-Za-z]+) for {P} was (ok|error|ignored)", _extender,
+     "extender NAME Verb for P was ok|error|ignored   (NAME: the urlPrefix, as Name() returns it)"),
 )
 _COMPILED = tuple((name, re.compile(pattern + r"\Z"), handler) for name, pattern, handler, _ in FORMS)
 GRAMMAR: tuple[str, ...] = tuple(line for *_, line in FORMS)

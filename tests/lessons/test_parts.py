@@ -16,12 +16,15 @@ GOOD = [
     ("nominated node of p is none", "nominated", ("p", "none")),
     ("web-2 attempts == 3", "attempts", ("web-2", "3")),
     ("queues are activeQ=1 podBackoffQ=0 unschedulableQ=2", "queues", ("1", "0", "2")),
+    ("extender http://127.0.0.1:1/scheduler Filter for web was ignored", "extender",
+     ("http://127.0.0.1:1/scheduler", "Filter", "web", "ignored")),
 ]
 BAD = [
     "pod web-1 is in someQ",
     "node n1 fails NodeResourcesFit with Insufficient cpu",
     "victims on node-3 are low-1",
     "web-2 attempts = 3",
+    "extender http://127.0.0.1:1/scheduler Filter for web was skipped",
     "",
 ]
 
