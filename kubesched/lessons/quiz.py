@@ -16,13 +16,13 @@ from typing import Any
 
 from kubesched.lessons.claims import ClaimError, View, _queue_now, pod_key
 from kubesched.lessons.format import Question
+from kubesched.scheduler.core.preemption import PICK_CRITERIA
 from kubesched.trace import Kind
 
 FILTER_PLUGINS = ("NodeUnschedulable", "NodeResourcesFit", "NodeName", "NodePorts", "NodeAffinity",
                   "TaintToleration", "InterPodAffinity", "PodTopologySpread")
 QUEUE_CHOICES = ("activeQ", "podBackoffQ", "unschedulableQ", "none (bound)")
-CRITERIA = ("MinPDBViolations", "MinHighestPriority", "MinSumPriorities", "MinNumPods", "LatestStartTime",
-            "FirstNode")
+CRITERIA = PICK_CRITERIA  # the rule names preemption records, in pickOneNodeForPreemption order
 MOVE_EVENTS = ("PodAdd", "NodeAdd", "AssignedPodAdd", "AssignedPodDelete", "UnschedulableTimeout",
                "BackoffComplete", "ScheduleAttemptFailure", "NodeSpecUnschedulableChange")
 
