@@ -206,8 +206,8 @@ def test_cache_figure_highlights_the_current_state():
 def test_upstream_links_cover_every_lane():
     links = b.upstream_links()
     assert [step for step, _, _ in links] == list(b.LANES)
-    assert dict((s, f) for s, f, _ in links)["Forget"] == "schedulerCache.ForgetPod"
-    assert dict((s, u) for s, _, u in links)["Forget"] == permalink(CACHE_GO)
+    assert {s: f for s, f, _ in links}["Forget"] == "schedulerCache.ForgetPod"
+    assert {s: u for s, _, u in links}["Forget"] == permalink(CACHE_GO)
 
 
 def test_binding_on_a_real_run_matches_the_bind_records():
@@ -280,11 +280,11 @@ def test_plugin_matrix_figure_fixed_scale():
     (HEAD + "foo: 1\n", ['config.yaml:3: foo: unknown field "foo" in KubeSchedulerConfiguration']),
     ("kind: x: y\n", ["config.yaml:1: YAML syntax error: mapping values are not allowed in this context"]),
     (HEAD + "profiles:\n- plugins:\n    score:\n      enabled:\n      - name: Nope\n        weight: 1\n",
-     ['config.yaml: initializing profiles: creating profile for scheduler name default-scheduler: '
-      'ScorePlugin "Nope" does not exist']),
+     [('config.yaml: initializing profiles: creating profile for scheduler name default-scheduler: '
+      'ScorePlugin "Nope" does not exist')]),
     (HEAD + "profiles:\n- plugins:\n    filter:\n      enabled:\n      - name: Nope\n",
-     ['config.yaml: initializing profiles: creating profile for scheduler name default-scheduler: '
-      'FilterPlugin "Nope" does not exist']),
+     [('config.yaml: initializing profiles: creating profile for scheduler name default-scheduler: '
+      'FilterPlugin "Nope" does not exist')]),
 ])
 def test_check_config_problems(text, expected):
     check = c.check_config(text)

@@ -45,8 +45,8 @@ def test_pages_render_for_every_sample(cluster):
     sim = at.session_state["sim"]
     at.switch_page(BINDING).run()  # cursor 0: nothing reserved yet
     _ok(at)
-    assert [i.value for i in at.info] == ["No pod has reached Reserve yet at this step. Step on until a pod gets a "
-                                          "node."]
+    assert [i.value for i in at.info] == [("No pod has reached Reserve yet at this step. Step on until a pod gets a "
+                                          "node.")]
     sim.seek(len(sim.trace))
     visible = sim.trace[:sim.cursor]
     at.switch_page(BINDING).run()

@@ -63,8 +63,9 @@ OUTCOME_STYLE = {
 NOT_ASSUMED, ASSUMED, BINDING_FINISHED, CONFIRMED, EXPIRED, FORGOTTEN, REMOVED = (
     "not-assumed", "assumed", "binding-finished", "confirmed", "expired", "forgotten", "removed")
 CACHE_STATES = (NOT_ASSUMED, ASSUMED, BINDING_FINISHED, CONFIRMED, EXPIRED, FORGOTTEN, REMOVED)
-CACHE_STATE_POS = {NOT_ASSUMED: (0.0, 1.0), ASSUMED: (1.0, 1.0), BINDING_FINISHED: (2.0, 1.0),
-                   CONFIRMED: (3.0, 1.6), EXPIRED: (3.0, 0.4), FORGOTTEN: (1.5, 0.0), REMOVED: (4.0, 1.6)}
+CACHE_STATE_POS = {NOT_ASSUMED: (0.0, 1.0), ASSUMED: (1.5, 1.0), BINDING_FINISHED: (3.0, 1.0),
+                   CONFIRMED: (4.5, 1.6), EXPIRED: (4.5, 0.4), FORGOTTEN: (2.25, 0.0), REMOVED: (6.4, 1.6)}
+CACHE_TEXT_ABOVE = frozenset({CONFIRMED, REMOVED})
 CACHE_EDGES = ((NOT_ASSUMED, ASSUMED), (ASSUMED, BINDING_FINISHED), (BINDING_FINISHED, CONFIRMED),
                (BINDING_FINISHED, EXPIRED), (ASSUMED, FORGOTTEN), (BINDING_FINISHED, FORGOTTEN),
                (CONFIRMED, REMOVED), (ASSUMED, CONFIRMED))
@@ -300,7 +301,8 @@ def timeline_figure(steps: Sequence[BindingStep], cursor: int, lang: str = "en")
             orientation="h", y=[s.phase for s in chosen], base=[s.start_seq for s in chosen],
             x=[max(e - s.start_seq, 0) + 1 for s, e in zip(chosen, ends)],
             marker={"color": colour, "line": {"color": "#333333", "width": 1}},
-            text=[f"{glyph} {s.code or '…'}" for s in chosen], textposition="inside", insidetextanchor="start",
+            text=[f"{glyph} {s.code or '…'}" for s in chosen], textposition="outside", textangle=0,
+            cliponaxis=False, textfont={"color": "#222222"},
             name=f"{glyph} {t(f'binding.outcome.{outcome}', lang)}",
             customdata=[[s.func, _span(s.start_time, s.end_time), " ".join(x for x in (s.message, s.detail) if x)]
                         for s in chosen],
@@ -308,12 +310,22 @@ def timeline_figure(steps: Sequence[BindingStep], cursor: int, lang: str = "en")
     fig.add_vline(x=cursor, line={"color": OKABE_ITO["black"], "dash": "dot", "width": 2})
     present = [p for p in LANES if any(s.phase == p for s in steps)]
     fig.update_layout(
-        barmode="overlay", height=120 + 34 * max(len(present), 1), margin={"l": 10, "r": 10, "t": 30, "b": 40},
-        xaxis={"title": t("binding.axis.record", lang), "type": "linear"},
-        yaxis={"categoryorder": "array", "categoryarray": list(reversed(present)), "type": "category"},
+        barmode="overlay", height=120 + 34 * max(len(present), 1), margin={"l": 10, "r": 90, "t": 30, "b": 40},
+        xaxis={"title": t("binding.axis.record", lang), "type": "linear", "range": _x_range(steps, cursor)},
+        yaxis={"categoryorder": "array", "categoryarray": list(reversed(present)), "type": "category",
+               "automargin": True},
         legend={"orientation": "h", "y": 1.12}, plot_bgcolor="#FFFFFF", paper_bgcolor="#FFFFFF",
         font={"color": "#222222"})
     return fig
+
+
+def _x_range(steps: Sequence[BindingStep], cursor: int) -> list[float]:
+    """From the first step to the cursor (or the last step), with room for the outcome labels."""
+    if not steps:
+        return [max(cursor - 10, 0) - 0.5, cursor + 0.5]
+    first = min(s.start_seq for s in steps)
+    last = max(max(s.end_seq if s.end_seq is not None else cursor for s in steps), cursor)
+    return [first - 1.5, last + 2.5 + (last - first) * 0.12]
 
 
 def cache_figure(history: AssumedHistory, lang: str = "en") -> go.Figure:
@@ -334,10 +346,11 @@ def cache_figure(history: AssumedHistory, lang: str = "en") -> go.Figure:
     fig.add_trace(go.Scatter(
         x=[CACHE_STATE_POS[s][0] for s in CACHE_STATES], y=[CACHE_STATE_POS[s][1] for s in CACHE_STATES],
         mode="markers+text", marker={"size": 34, "color": colours, "line": {"color": "#333333", "width": 1}},
-        text=[g + t(f"binding.cache.{s}", lang) for g, s in zip(glyphs, CACHE_STATES)], textposition="bottom center",
+        text=[g + t(f"binding.cache.{s}", lang) for g, s in zip(glyphs, CACHE_STATES)],
+        textposition=["top center" if s in CACHE_TEXT_ABOVE else "bottom center" for s in CACHE_STATES],
         customdata=[CACHE_FUNCS.get(s, "") for s in CACHE_STATES], hovertemplate="%{text}<br>%{customdata}<extra></extra>",
         showlegend=False))
     fig.update_layout(height=300, margin={"l": 10, "r": 10, "t": 10, "b": 10},
-                      xaxis={"visible": False, "range": [-0.5, 4.6]}, yaxis={"visible": False, "range": [-0.5, 2.0]},
+                      xaxis={"visible": False, "range": [-0.8, 7.2]}, yaxis={"visible": False, "range": [-0.5, 2.1]},
                       plot_bgcolor="#FFFFFF", paper_bgcolor="#FFFFFF", font={"color": "#222222"})
     return fig

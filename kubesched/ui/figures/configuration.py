@@ -22,14 +22,23 @@ import plotly.graph_objects as go
 import yaml
 
 from kubesched.api.load import LoadError
-from kubesched.scheduler.apis.config import ConfigError, KubeSchedulerConfiguration, load_config
+from kubesched.scheduler.apis.config import (
+    ConfigError,
+    KubeSchedulerConfiguration,
+    load_config,
+)
 from kubesched.scheduler.apis.config.go_format import go_quote
 from kubesched.scheduler.apis.config.types import KubeSchedulerProfile, PluginSet
 from kubesched.scheduler.apis.config.v1alpha2 import API_VERSION, KIND
 from kubesched.scheduler.core.generic_scheduler import num_feasible_nodes_to_find
 from kubesched.scheduler.framework.plugins.registry import new_in_tree_registry
-from kubesched.scheduler.framework.v1alpha1.framework import EXTENSION_POINTS as FRAMEWORK_POINTS
-from kubesched.scheduler.profile.frameworks import AlgorithmProviderError, resolve_profiles
+from kubesched.scheduler.framework.v1alpha1.framework import (
+    EXTENSION_POINTS as FRAMEWORK_POINTS,
+)
+from kubesched.scheduler.profile.frameworks import (
+    AlgorithmProviderError,
+    resolve_profiles,
+)
 from kubesched.scheduler.profile.profile import ProfileError
 from kubesched.sim.scenario import ScenarioError
 from kubesched.sim.simulation import Simulation
@@ -156,9 +165,9 @@ def plugin_matrix_figure(config: KubeSchedulerConfiguration, profile_index: int 
         z=codes, x=points, y=plugins, zmin=-0.5, zmax=n - 0.5, colorscale=scale, showscale=False,
         text=texts, texttemplate="%{text}", hovertext=hover, hoverinfo="text", xgap=2, ygap=2,
         textfont={"color": "#111111"}))
-    fig.update_layout(height=140 + 24 * max(len(plugins), 1), margin={"l": 10, "r": 10, "t": 10, "b": 10},
-                      xaxis={"side": "top", "type": "category"},
-                      yaxis={"autorange": "reversed", "type": "category"},
+    fig.update_layout(height=200 + 24 * max(len(plugins), 1), margin={"l": 10, "r": 10, "t": 10, "b": 10},
+                      xaxis={"side": "top", "type": "category", "automargin": True, "tickangle": 0},
+                      yaxis={"autorange": "reversed", "type": "category", "automargin": True},
                       plot_bgcolor="#FFFFFF", paper_bgcolor="#FFFFFF", font={"color": "#222222"})
     return fig
 
@@ -294,7 +303,7 @@ def placement_figure(a: SimState, b: SimState, lang: str = "en") -> go.Figure:
             customdata=["<br>".join(per_node[n]) or "—" for n in nodes],
             hovertemplate="%{x}<br>%{customdata}<extra>" + label + "</extra>"))
     fig.update_layout(barmode="group", height=360, margin={"l": 10, "r": 10, "t": 30, "b": 10},
-                      yaxis={"title": t("config.axis.pods", lang), "dtick": 1},
-                      xaxis={"type": "category"}, legend={"orientation": "h", "y": 1.12},
+                      yaxis={"title": t("config.axis.pods", lang), "dtick": 1, "automargin": True},
+                      xaxis={"type": "category", "automargin": True}, legend={"orientation": "h", "y": 1.12},
                       plot_bgcolor="#FFFFFF", paper_bgcolor="#FFFFFF", font={"color": "#222222"})
     return fig

@@ -52,7 +52,7 @@ def summarize(record: Record) -> str:
     return text if len(text) <= SUMMARY_LIMIT else text[:SUMMARY_LIMIT - 1] + "…"
 
 
-def _summary(d: object) -> str:  # noqa: PLR0911 - one branch per payload type
+def _summary(d: object) -> str:
     if isinstance(d, QueueMove):
         return f"{d.source or '∅'} → {d.target or '∅'} ({d.event})"
     if isinstance(d, Phase):
@@ -229,7 +229,7 @@ def describe_text(events: Sequence[EventState], now: float) -> str:
 
 
 # -- klog -------------------------------------------------------------------------------------------------
-VERBOSITIES = tuple(range(0, 11))
+VERBOSITIES = tuple(range(11))
 
 
 def klog_text(records: Iterable[Record], verbosity: int) -> str:

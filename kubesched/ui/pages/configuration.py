@@ -76,24 +76,25 @@ st.markdown(t("config.intro", lang))
 st.caption(t("config.source.given" if sim.inputs.config_given else "config.source.default", lang))
 
 num_nodes = sum(type(o).__name__ == "Node" for o in sim.inputs.objects)
-left, right = st.columns([2, 3])
+left, right = st.columns([3, 2])
 with left:
     st.subheader(t("config.settings", lang))
     st.dataframe(fig.settings_rows(config, num_nodes, lang), hide_index=True, key="config_settings", width="stretch")
+with right:
     st.subheader(t("config.extenders", lang))
     extenders = fig.extender_rows(config, lang)
     if extenders:
         st.dataframe(extenders, hide_index=True, key="config_extenders", width="stretch")
     else:
         st.text(t("config.no_extenders", lang))
-with right:
-    st.subheader(t("config.profiles", lang))
-    names = [p.scheduler_name for p in config.profiles]
-    index = st.selectbox(t("config.profile", lang), range(len(names)), format_func=names.__getitem__,
-                         key=PROFILE) if len(names) > 1 else 0
-    st.plotly_chart(fig.plugin_matrix_figure(config, index, lang), key="config_matrix", theme=None,
-                    config={"displayModeBar": False})
-    st.caption(t("config.matrix.caption", lang))
+
+st.subheader(t("config.profiles", lang))
+names = [p.scheduler_name for p in config.profiles]
+index = st.selectbox(t("config.profile", lang), range(len(names)), format_func=names.__getitem__,
+                     key=PROFILE) if len(names) > 1 else 0
+st.plotly_chart(fig.plugin_matrix_figure(config, index, lang), key="config_matrix", theme=None,
+                config={"displayModeBar": False})
+st.caption(t("config.matrix.caption", lang))
 with st.expander(t("config.profiles", lang) + " — " + t("config.col.plugin", lang)):
     st.dataframe(fig.plugin_rows(config, lang), hide_index=True, key="config_plugins", width="stretch")
 

@@ -95,7 +95,7 @@ st.code(lines or t("events.klog.none", lang), language=None)
 st.markdown(f"**{t('events.links', lang)}**")
 links = (("Scheduler.scheduleOne", permalink(SCHEDULER_GO)), ("EventCorrelator.EventCorrelate",
                                                                permalink(EVENTS_CACHE_GO)),
-         ("DescribeEvents", "https://github.com/kubernetes/kubernetes/blob/v1.18.5/staging/src/k8s.io/kubectl/"
-                            "pkg/describe/versioned/describe.go"),
+         ("DescribeEvents", ("https://github.com/kubernetes/kubernetes/blob/v1.18.5/staging/src/k8s.io/kubectl/"
+                            "pkg/describe/versioned/describe.go")),
          ("klog", "https://github.com/kubernetes/klog/blob/v1.0.0/klog.go"))
 st.markdown(" · ".join(f"[`{name}`]({url})" for name, url in links))
