@@ -339,3 +339,22 @@ def test_cycle_options_and_cycle_at_cursor(trace):
     assert [o.result for o in options] == [ends[0].data.result, ends[1].data.result]
     assert fs.cycle_at_cursor(trace[:cursor]) == ends[1].cycle
     assert fs.cycle_options(trace[:1]) == () and fs.cycle_at_cursor(trace[:1]) is None
+
+
+def test_nominated_pod_pass_decides_the_cell():
+    """preemption.yaml, cycle of "polite": node-2 is checked with the nominated critical-api added and fails."""
+    trace = _run(ROOT / "sample_clusters" / "preemption.yaml").trace
+    for cycle in trace.cycles():
+        records = trace.for_cycle(cycle)
+        filter_end = next((r.seq for r in records if r.kind is Kind.PHASE_END and r.data.phase == "Filter"), -1)
+        passes = [r for r in records if r.kind is Kind.NOMINATED_PASS and r.seq < filter_end]
+        rows = fs.nominated_rows(records)
+        assert [(p.node, p.pass_index, p.nominated_pods, p.code) for p in rows] == [
+            (r.node, r.data.pass_index, r.data.nominated_pods, r.data.code) for r in passes]
+        m = _matrix(trace, cycle)
+        for row in rows:
+            if row.code != "Success":
+                failing = m.stopped_by[m.nodes.index(row.node)]
+                assert m.cell(row.node, failing) == (theme.FILTER_FAIL, "; ".join(row.reasons))
+    polite = fs.nominated_rows(trace.for_cycle(_first_cycle_of(trace, "default/polite")))
+    assert [(p.node, p.pass_index, p.nominated_pods) for p in polite] == [("node-2", 0, ("default/critical-api",))]

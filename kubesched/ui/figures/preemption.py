@@ -237,12 +237,15 @@ def victims_figure(attempt: PreemptionAttempt, lang: str = "en") -> go.Figure:
     fig.add_trace(go.Bar(
         name=f"⚠ {t('preemption.victims.pdb', lang)}", y=labels, x=[len(v) for v in violating], orientation="h",
         text=[", ".join(v) for v in violating], textposition="inside", insidetextanchor="middle",
-        marker={"color": _PDB_COLOUR, "pattern": {"shape": "/", "fgcolor": "#FFFFFF", "bgcolor": _PDB_COLOUR, "fillmode": "replace"},
-                    "line": {"color": _PAPER, "width": 1}},
+        textfont={"color": "#000000"},
+        marker={"color": _PDB_COLOUR, "line": {"color": _PAPER, "width": 1},
+                "pattern": {"shape": "/", "fgcolor": "#FFFFFF", "fgopacity": 0.45, "bgcolor": _PDB_COLOUR,
+                            "fillmode": "replace"}},
         hovertemplate="<b>%{y}</b><br>%{text}<extra>PDB</extra>"))
     fig.add_trace(go.Bar(
         name=t("preemption.victims.plain", lang), y=labels, x=[len(v) for v in plain], orientation="h",
         text=[", ".join(v) for v in plain], textposition="inside", insidetextanchor="middle",
+        textfont={"color": "#000000"},
         marker={"color": _PLAIN_COLOUR, "line": {"color": _PAPER, "width": 1}},
         hovertemplate="<b>%{y}</b><br>%{text}<extra></extra>"))
     most = max((len(c.victims) for c in nodes), default=0)
@@ -294,7 +297,7 @@ def pick_rounds_figure(attempt: PreemptionAttempt, lang: str = "en") -> go.Figur
         showscale=False))
     fig.update_yaxes(autorange="reversed", type="category", automargin=True)
     fig.update_xaxes(type="category", side="top", tickangle=-25, automargin=True)
-    return _layout(fig, 170 + 36 * max(len(nodes), 1))
+    return _layout(fig, max(230, 170 + 36 * len(nodes)))
 
 
 def rounds_legend(lang: str = "en") -> str:

@@ -422,7 +422,7 @@ def filter_matrix_figure(m: FilterMatrix, lang: str = "en") -> go.Figure:
             "thickness": 14, "len": 1.0, "outlinewidth": 0}))
     fig.update_yaxes(autorange="reversed", type="category", tickfont={"size": 12}, automargin=True)
     fig.update_xaxes(type="category", side="top", tickangle=-40, tickfont={"size": 11}, automargin=True)
-    height = 140 + 28 * max(len(m.nodes), 1)
+    height = max(300, 140 + 28 * len(m.nodes))
     return _layout(fig, height=height)
 
 

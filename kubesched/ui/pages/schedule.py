@@ -12,6 +12,7 @@ import re
 import streamlit as st
 
 from kubesched.explain import explain_pod
+from kubesched.trace import Kind
 from kubesched.trace.upstream import permalink
 from kubesched.ui import session
 from kubesched.ui.figures import schedule as fig
@@ -88,7 +89,9 @@ if decision is not None and decision.selected:
         st.success(t("schedule.answer.best", lang, pod=md(option.pod), node=md(decision.selected),
                      feasible=decision.feasible, evaluated=decision.evaluated, score=decision.max_score))
 elif failure:
-    st.warning(t("schedule.answer.failed", lang, pod=md(option.pod)))
+    nominated = next((r.node for r in records if r.kind is Kind.NOMINATE and r.node), "")
+    st.warning(t("schedule.answer.failed", lang, pod=md(option.pod))
+               + (" " + t("schedule.answer.preempted", lang, node=md(nominated)) if nominated else ""))
 else:
     st.info(t("schedule.answer.running", lang))
 
