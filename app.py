@@ -5,10 +5,11 @@ the language, the cluster picker, the stepper (one cursor for every page) and th
 Each page script under ``kubesched/ui/pages/`` is listed only when it exists.
 """
 
+from pathlib import Path
+
 import pandas  # noqa: F401  (import eagerly: plotly reads sys.modules["pandas"] during reruns)
 import plotly.express  # noqa: F401
 import streamlit as st
-from pathlib import Path
 
 from kubesched.ui import session, stepper
 from kubesched.ui.i18n import LANGUAGE_NAMES, LANGUAGES, t
@@ -25,8 +26,9 @@ pages = [st.Page(f"kubesched/ui/pages/{name}.py", title=t(f"nav.{name}", lang), 
                  url_path=name) for name in PAGES if (PAGE_DIR / f"{name}.py").exists()]
 current = st.navigation(pages)
 with st.sidebar:
+    stepper.render_stepper()
+    st.divider()
     st.radio(t("app.language", lang), LANGUAGES, format_func=LANGUAGE_NAMES.get, key="lang", horizontal=True)
     session.render_picker()
-    stepper.render_stepper()
     render_exports()
 current.run()

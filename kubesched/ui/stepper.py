@@ -126,6 +126,7 @@ def render_stepper() -> None:
     lang = session.lang()
     st.session_state[STEP_KEY] = sim.cursor
     st.markdown(f"**{t('stepper.title', lang)}**")
+    render_status(sim, lang)
     for unit in UNITS:
         back, label, forward = st.columns([5, 3, 5], vertical_alignment="center", gap="xsmall")
         back.button("◀", key=f"back_{unit}", on_click=on_move, args=(unit, -1),
@@ -146,7 +147,6 @@ def render_stepper() -> None:
                 shortcut=PLAY_SHORTCUT, width="stretch", type="primary" if playing else "secondary")
     speed.selectbox(t("stepper.speed", lang), SPEEDS, index=1, key=SPEED_KEY,
                     format_func=lambda s: t("stepper.speed_value", lang, seconds=f"{s:g}"))
-    render_status(sim, lang)
     _autoplay()
     _write_url(sim)
 

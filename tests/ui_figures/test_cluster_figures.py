@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -16,7 +16,7 @@ from kubesched.ui.theme import OKABE_ITO, QUEUE_COLOURS, QUEUE_GLYPHS
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_clusters"
 
 
-@lru_cache(maxsize=None)
+@cache
 def final_state(name: str) -> SimState:
     sim = Simulation.from_yaml(SAMPLES / name, seed=0)
     sim.run_until_idle()

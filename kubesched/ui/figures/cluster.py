@@ -140,9 +140,9 @@ def allocation_figure(cards: tuple[NodeCard, ...], resource: str, *, title: str 
         marker_color=[OKABE_ITO["vermillion"] if bar.fraction > 1 else OKABE_ITO["blue"] for _, bar in rows],
         text=[f"{html.escape(bar.requested)} / {html.escape(bar.allocatable)}" for _, bar in rows],
         textposition="auto", hovertemplate="%{y}: %{text} (%{x}%)<extra></extra>", name=resource))
-    fig.update_layout(title=title or resource, xaxis=dict(range=[0, 100], ticksuffix="%"),
-                      yaxis=dict(autorange="reversed"), height=80 + 32 * max(1, len(rows)),
-                      margin=dict(l=10, r=10, t=40, b=10), showlegend=False)
+    fig.update_layout(title=title or resource, xaxis={"range": [0, 100], "ticksuffix": "%"},
+                      yaxis={"autorange": "reversed"}, height=80 + 32 * max(1, len(rows)),
+                      margin={"l": 10, "r": 10, "t": 40, "b": 10}, showlegend=False)
     return fig
 
 
@@ -270,7 +270,7 @@ def topology_figure(graph: nx.DiGraph, layout: TopologyLayout, state: SimState, 
             ex += [x0, mark.x, None]
             ey += [y0, mark.y, None]
     fig = go.Figure()
-    fig.add_trace(go.Scatter(x=ex, y=ey, mode="lines", line=dict(color=EDGE_COLOUR, width=1),
+    fig.add_trace(go.Scatter(x=ex, y=ey, mode="lines", line={"color": EDGE_COLOUR, "width": 1},
                              hoverinfo="skip", showlegend=False, name="edges"))
     for kind in ("region", "zone", "node"):
         names = [n for n, d in graph.nodes(data=True) if d["kind"] == kind]
@@ -279,22 +279,22 @@ def topology_figure(graph: nx.DiGraph, layout: TopologyLayout, state: SimState, 
                    for label in labels]
         fig.add_trace(go.Scatter(
             x=[layout.points[n][0] for n in names], y=[layout.points[n][1] for n in names], mode="markers+text",
-            marker=dict(size=18 if kind != "node" else 16, color=colours, symbol="square" if kind == "node" else "circle",
-                        line=dict(color="#333333", width=1)),
+            marker={"size": 18 if kind != "node" else 16, "color": colours, "symbol": "square" if kind == "node" else "circle",
+                        "line": {"color": "#333333", "width": 1}},
             text=[html.escape(label) for label in labels], textposition="top center",
             hovertemplate=f"{kind}: %{{text}}<extra></extra>", name=titles.get(kind, kind)))
     fig.add_trace(go.Scatter(
         x=[m.x for m in marks], y=[m.y for m in marks], mode="markers+text",
-        marker=dict(size=11, color=[m.colour for m in marks], line=dict(color="#333333", width=1)),
+        marker={"size": 11, "color": [m.colour for m in marks], "line": {"color": "#333333", "width": 1}},
         text=[f"{m.glyph} {html.escape(m.key.split('/', 1)[-1])}" for m in marks], textposition="middle right",
         customdata=[[html.escape(m.key), m.status] for m in marks],
         hovertemplate="%{customdata[0]}: %{customdata[1]}<extra></extra>", name=titles.get("pod", "pod")))
     ys = [xy[1] for xy in layout.points.values()] + [m.y for m in marks]
     rows = max(ys, default=0.0) - min(ys, default=0.0) + 1
     fig.update_layout(
-        height=int(120 + 24 * rows), margin=dict(l=10, r=10, t=10, b=10),
-        xaxis=dict(visible=False, range=[-0.4, PENDING_X + 1.4], fixedrange=True),
-        yaxis=dict(visible=False, range=[min(ys, default=0.0) - 0.8, max(ys, default=0.0) + 0.8], fixedrange=True),
-        legend=dict(orientation="h", yanchor="top", y=-0.01, x=0), plot_bgcolor="rgba(0,0,0,0)",
+        height=int(120 + 24 * rows), margin={"l": 10, "r": 10, "t": 10, "b": 10},
+        xaxis={"visible": False, "range": [-0.4, PENDING_X + 1.4], "fixedrange": True},
+        yaxis={"visible": False, "range": [min(ys, default=0.0) - 0.8, max(ys, default=0.0) + 0.8], "fixedrange": True},
+        legend={"orientation": "h", "yanchor": "top", "y": -0.01, "x": 0}, plot_bgcolor="rgba(0,0,0,0)",
         paper_bgcolor="rgba(0,0,0,0)", uirevision="topology")
     return fig
