@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from html import escape
 
 import plotly.graph_objects as go
 
@@ -283,7 +284,7 @@ def pick_rounds_figure(attempt: PreemptionAttempt, lang: str = "en") -> go.Figur
     nodes, rules, codes = pick_rounds(attempt)
     glyph = {ROUND_KEPT: "✓", ROUND_DROPPED: "✗", ROUND_OUT: "·", ROUND_UNUSED: "–"}
     meaning = {c: t(f"preemption.round.{c}", lang) for c in glyph}
-    hover = [[f"<b>{n}</b> · {rule}<br>{glyph[c]} {meaning[c]}" for rule, c in zip(rules, row)]
+    hover = [[f"<b>{escape(n, quote=False)}</b> · {rule}<br>{glyph[c]} {meaning[c]}" for rule, c in zip(rules, row)]
              for n, row in zip(nodes, codes)]
     n = len(theme.FILTER_OUTCOMES)
     scale: list[list] = []

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from html import escape
 
 import plotly.graph_objects as go
 
@@ -230,7 +231,7 @@ def phase_timeline_figure(spans: Sequence[PhaseSpan], lang: str = "en") -> go.Fi
         else:
             steps = t("schedule.phase.steps", lang, start=s.start, end="…" if s.end is None else s.end,
                       time=f"{s.time:g}")
-        code = f"<br>{s.code}" + (f": {s.message}" if s.message else "") if s.code else ""
+        code = f"<br>{s.code}" + (f": {escape(s.message, quote=False)}" if s.message else "") if s.code else ""
         hover.append(f"<b>{s.phase}</b> ({where})<br>{t('schedule.state.' + s.state.replace(' ', '_'), lang)}"
                      f"<br>{steps}{code}")
     fig = go.Figure(go.Bar(
@@ -383,11 +384,11 @@ def _extender_cells(extenders: Sequence[Record], node: str, columns: list[str], 
 
 def _cell_hover(m: FilterMatrix, i: int, j: int, lang: str) -> str:
     node, plugin, code = m.nodes[i], m.plugins[j], m.codes[i][j]
-    head = f"<b>{node}</b> × <b>{plugin}</b><br>"
+    head = f"<b>{escape(node, quote=False)}</b> × <b>{escape(plugin, quote=False)}</b><br>"
     if code == theme.FILTER_PASS:
         return head + t("schedule.cell.pass", lang)
     if code == theme.FILTER_FAIL:
-        return head + t("schedule.cell.fail", lang, reason=m.reasons[i][j], code=m.status_codes[i])
+        return head + t("schedule.cell.fail", lang, reason=escape(m.reasons[i][j], quote=False), code=m.status_codes[i])
     if code == theme.FILTER_NOT_VISITED:
         return head + t("schedule.cell.not_visited", lang, n=m.num_nodes_to_find)
     if m.stopped_by[i]:
