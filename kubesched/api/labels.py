@@ -108,7 +108,10 @@ class Selector:
     def matches(self, labels: Mapping[str, str]) -> bool:
         if self.nothing:
             return False
-        return all(r.matches(labels) for r in self.requirements)
+        for requirement in self.requirements:
+            if not requirement.matches(labels):
+                return False
+        return True
 
     def empty(self) -> bool:
         return not self.nothing and not self.requirements

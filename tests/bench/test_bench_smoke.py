@@ -14,7 +14,7 @@ import pytest
 from kubesched.bench.workloads import WORKLOADS, make_nodes, pod_objects, workload
 from kubesched.cli.main import COMMANDS, build_parser, main
 
-ROW = re.compile(r"^  (off|on) +\d+\.\d +\d+\.\d\d +\d+\.\d\d +\d+\.\d +(\d+) +(\d+)/(\d+) *$")
+ROW = re.compile(r"^  (off|on) +\d+\.\d +\d+\.\d +\d+\.\d\d +\d+\.\d\d +\d+\.\d +(\d+) +(\d+)/(\d+) *$")
 
 
 def bench(*argv: str) -> list[str]:

@@ -58,8 +58,32 @@ def calculate_priority(sum_scores: int) -> int:
 def sum_image_scores(node_info: NodeInfo, containers: Sequence[Container], total_num_nodes: int) -> int:
     """Upstream: sumImageScores (regular containers only)."""
     states = node_info.image_states
+    if not states:
+        return 0
     return sum(scaled_image_score(states[name], total_num_nodes)
-               for name in (normalized_image_name(c.image) for c in containers) if name in states)
+               for name in _normalized_names(containers) if name in states)
+
+
+class _LastContainers:
+    """The normalized image names of the last container tuple asked about (one pod, every node)."""
+
+    __slots__ = ("containers", "names")
+
+    def __init__(self) -> None:
+        self.containers: Optional[Sequence[Container]] = None
+        self.names: tuple[str, ...] = ()
+
+
+_LAST: Final = _LastContainers()
+
+
+def _normalized_names(containers: Sequence[Container]) -> tuple[str, ...]:
+    if not isinstance(containers, tuple):  # only an immutable tuple may be remembered
+        return tuple(normalized_image_name(c.image) for c in containers)
+    last = _LAST
+    if last.containers is not containers:
+        last.containers, last.names = containers, tuple(normalized_image_name(c.image) for c in containers)
+    return last.names
 
 
 def scaled_image_score(image_state: ImageStateSummary, total_num_nodes: int) -> int:

@@ -44,6 +44,8 @@ class NodePreferAvoidPods:
 
 def score_node(pod: Pod, node: Node) -> int:
     """0 if the node asks to avoid the pod's RC/RS controller, else MaxNodeScore."""
+    if not node.metadata.annotations.get(v1helper.PREFER_AVOID_PODS_ANNOTATION_KEY):
+        return MAX_NODE_SCORE  # nothing to avoid (checked first: most nodes carry no annotation)
     ref = pod.metadata.controller_ref()
     if ref is None or ref.kind not in _AVOIDABLE_CONTROLLER_KINDS:
         return MAX_NODE_SCORE

@@ -51,16 +51,29 @@ class ResourceAllocationScorer:
             return 0, Status(Code.ERROR, ("node not found",))
         if self.resource_to_weight_map is None:
             return 0, Status(Code.ERROR, ("resources not found",))
-        requested: ResourceToValueMap = {}
-        allocatable: ResourceToValueMap = {}
-        for resource in self.resource_to_weight_map:
-            allocatable[resource], requested[resource] = calculate_resource_allocatable_request(
-                node_info, pod, resource)
+        if self.resource_to_weight_map is DEFAULT_REQUESTED_RATIO_RESOURCES:
+            requested, allocatable = _memory_and_cpu(node_info, pod)
+        else:
+            requested = {}
+            allocatable = {}
+            for resource in self.resource_to_weight_map:
+                allocatable[resource], requested[resource] = calculate_resource_allocatable_request(
+                    node_info, pod, resource)
         if features.enabled("BalanceAttachedNodeVolumes") and node_info.transient_info is not None:
             info = node_info.transient_info
             return self.scorer(requested, allocatable, True, info.requested_volumes,
                                info.allocatable_volumes_count), None
         return self.scorer(requested, allocatable, False, 0, 0), None
+
+
+def _memory_and_cpu(node_info: NodeInfo, pod: Pod) -> tuple[ResourceToValueMap, ResourceToValueMap]:
+    """``calculateResourceAllocatableRequest`` for the default resources (memory, cpu) at once."""
+    allocatable = node_info.allocatable_resource
+    non_zero = node_info.non_zero_request
+    memory = calculate_pod_resource_request(pod, v1helper.RESOURCE_MEMORY)
+    cpu = calculate_pod_resource_request(pod, v1helper.RESOURCE_CPU)
+    return ({v1helper.RESOURCE_MEMORY: non_zero.memory + memory, v1helper.RESOURCE_CPU: non_zero.milli_cpu + cpu},
+            {v1helper.RESOURCE_MEMORY: allocatable.memory, v1helper.RESOURCE_CPU: allocatable.milli_cpu})
 
 
 def calculate_resource_allocatable_request(node_info: NodeInfo, pod: Pod, resource: str) -> tuple[int, int]:
