@@ -146,7 +146,7 @@ def render_stepper() -> None:
     play.button(t("stepper.pause" if playing else "stepper.play", lang), key="play", on_click=on_play,
                 shortcut=PLAY_SHORTCUT, width="stretch", type="primary" if playing else "secondary")
     speed.selectbox(t("stepper.speed", lang), SPEEDS, index=1, key=SPEED_KEY,
-                    format_func=lambda s: t("stepper.speed_value", lang, seconds=f"{s:g}"))
+                    format_func=lambda s: f"{s:g} s")
     _autoplay()
     _write_url(sim)
 
