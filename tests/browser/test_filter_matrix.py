@@ -85,6 +85,7 @@ def test_filter_matrix_cells_after_stepping_to_the_first_filter_phase(page):
     with screenshot_on_failure(page, "test_filter_matrix_cells"):
         sidebar = page.locator('[data-testid="stSidebar"]')
         for position in positions:
+            page.wait_for_selector(IDLE)  # a click during a script run can be lost under load
             sidebar.locator(".st-key-next_phase button").first.click()
             expect(page.get_by_text(re.compile(rf"step {position}/"))).to_be_visible()
         page.get_by_role("link", name=t("nav.schedule", "en")).click()
