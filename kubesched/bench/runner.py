@@ -5,8 +5,8 @@ init pods scheduled and waited for, then the timer runs while the measured pods 
 created and scheduled) and the ``scheduler_scheduling_algorithm_duration_seconds`` metric
 (pkg/scheduler/metrics, observed around ``sched.Algorithm.Schedule`` in scheduleOne).
 
-The engine stays clock-free: wall-clock time is read only here, in an observer wrapped
-around the trace recorder's (``phase_start``/``phase_end`` of the ``Schedule`` phase).
+The engine stays clock-free: wall-clock time is read only here, around the generic
+scheduler's ``schedule`` (see ``ScheduleTimer``).
 
 Steps of ``run(workload, trace=...)``:
 
@@ -38,7 +38,6 @@ from kubesched.sim.loop import EventLoop
 from kubesched.trace import TraceRecorder
 
 HORIZON = 600.0  # simulated seconds to wait for the pods to be bound
-SCHEDULE_PHASE = "Schedule"
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,32 +60,27 @@ class Result:
     setup_seconds: float
 
 
-class TimingObserver:
-    """The recorder's observer (or none) plus wall-clock timing of each ``Schedule`` phase."""
+class ScheduleTimer:
+    """Wall-clock time of every ``Algorithm.Schedule`` call for a pod of ``namespace``.
 
-    def __init__(self, inner: Any, namespace: str = TEST_NAMESPACE) -> None:
-        self._inner = inner
-        self._namespace = namespace
-        self._start = 0.0
-        self.algorithm: list[float] = []
+    Wraps the generic scheduler's ``schedule`` on the instance (upstream observes
+    ``scheduling_algorithm_duration_seconds`` around the same call), so the engine gets the
+    recorder's observer unchanged, or none at all when tracing is off.
+    """
 
-    def __getattr__(self, name: str) -> Any:
-        inner = self.__dict__.get("_inner")
-        if inner is None or name.startswith("__"):
-            raise AttributeError(name)
-        return getattr(inner, name)
+    def __init__(self, algorithm: Any, namespace: str = TEST_NAMESPACE) -> None:
+        self.durations: list[float] = []
+        schedule = algorithm.schedule
 
-    def phase_start(self, *, phase: str, pod: Any, node: str) -> None:
-        if self._inner is not None:
-            self._inner.phase_start(phase=phase, pod=pod, node=node)
-        if phase == SCHEDULE_PHASE:
-            self._start = time.perf_counter()
+        def timed(prof: Any, state: Any, pod: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return schedule(prof, state, pod)
+            finally:
+                if pod.metadata.namespace == namespace:
+                    self.durations.append(time.perf_counter() - start)
 
-    def phase_end(self, *, phase: str, pod: Any, node: str, code: str, message: str) -> None:
-        if phase == SCHEDULE_PHASE and pod.metadata.namespace == self._namespace:
-            self.algorithm.append(time.perf_counter() - self._start)
-        if self._inner is not None:
-            self._inner.phase_end(phase=phase, pod=pod, node=node, code=code, message=message)
+        algorithm.schedule = timed
 
 
 def percentile(values: Iterable[float], p: float) -> float:
@@ -150,9 +144,10 @@ def run(workload: Workload, *, trace: bool, init_objects: Optional[list[Any]] = 
         informers = InformerFactory(api, loop)
         rec.attach_informers(informers)
         rec.attach_apiserver(api)
-        timing = TimingObserver(rec.observer)
-        sched = factory.new(api, loop, None, seed=0, informer_factory=informers, observer=timing, log=rec.log)
+        sched = factory.new(api, loop, None, seed=0, informer_factory=informers, observer=rec.observer,
+                            log=rec.log)
         rec.attach_scheduler(sched)
+        timer = ScheduleTimer(sched.algorithm)
         sched.run()
         loop.run(until=loop.now())
         for obj in pod_objects(workload.pod_strategy, TEST_NAMESPACE, workload.pods):
@@ -165,6 +160,6 @@ def run(workload: Workload, *, trace: bool, init_objects: Optional[list[Any]] = 
     return Result(workload=workload.label, nodes=workload.nodes, init_pods=workload.init_pods,
                   pods=workload.pods, trace=trace, scheduled=scheduled, seconds=seconds, cpu_seconds=cpu_seconds,
                   pods_per_second=scheduled / seconds if seconds > 0 else 0.0,
-                  algorithm_p50_ms=percentile(timing.algorithm, 50) * 1000,
-                  algorithm_p99_ms=percentile(timing.algorithm, 99) * 1000,
+                  algorithm_p50_ms=percentile(timer.durations, 50) * 1000,
+                  algorithm_p99_ms=percentile(timer.durations, 99) * 1000,
                   peak_rss_mib=peak_rss_mib(), records=len(rec.trace), setup_seconds=setup_seconds)
