@@ -227,6 +227,11 @@ class SchedulerProcess:
         self._on_change()
 
     def _exit(self, code: int, message: str) -> None:
+        """The process exits; runCommand's error (exit 1, printed to stderr upstream) is kept
+        in the trace as an error line so a learner sees why the scheduler never started."""
+        if code == 1 and self.recorder is not None:
+            self.recorder.log(0, message, severity="E",
+                              site=("cmd/kube-scheduler/app/server.go", "NewSchedulerCommand"))
         self.kill()
 
 

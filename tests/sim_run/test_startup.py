@@ -111,3 +111,26 @@ def test_standby_replica_stops_at_leader_election():
     assert tuple(r.data.step for r in steps(sim, "scheduler-a")) == STARTUP_STEPS
     assert tuple(r.data.step for r in steps(sim, "scheduler-b")) == tuple(
         s for s in STARTUP_STEPS if s not in LEADER_STEPS)
+
+
+@pytest.mark.parametrize("plugins, reason", [
+    ("score: {enabled: [{name: Nope}]}", 'ScorePlugin "Nope" does not exist'),
+    ("filter: {enabled: [{name: NodeResourcesLeastAllocated}]}",
+     'plugin "NodeResourcesLeastAllocated" does not extend FilterPlugin plugin'),
+])
+def test_a_scheduler_that_cannot_start_says_why_in_the_trace(plugins, reason):
+    text = f"""apiVersion: v1
+kind: Node
+metadata: {{name: n1}}
+status: {{capacity: {{cpu: "1", memory: 1Gi, pods: "10"}}}}
+---
+apiVersion: kubescheduler.config.k8s.io/v1alpha2
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  plugins: {{{plugins}}}
+"""
+    sim = Simulation.from_yaml(text, seed=0)
+    sim.run_until_idle()
+    errors = [r.data.message for r in sim.trace.filter(kind=Kind.LOG) if r.data.severity == "E"]
+    assert len(errors) == 1 and reason in errors[0], errors
