@@ -17,7 +17,7 @@ Deviation: cycles that end before ``CYCLE_START`` (a pod being deleted is skippe
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from kubesched.explain.model import CycleSummary
@@ -32,7 +32,7 @@ from kubesched.trace.records import (
     SchedulingFailure,
 )
 
-__all__ = ["ERROR", "SCHEDULED", "UNSCHEDULABLE", "classify", "cycle_summaries"]
+__all__ = ["ERROR", "SCHEDULED", "UNSCHEDULABLE", "classify", "cycle_records", "cycle_summaries"]
 
 SCHEDULED = "scheduled"
 UNSCHEDULABLE = "unschedulable"
@@ -58,6 +58,18 @@ class _Acc:
     end_message: str = ""
     failure: SchedulingFailure | None = None
     binding: str = ""              # BINDING_CYCLE_END result: bound | failed
+
+
+def cycle_records(records: Sequence[Record], cycle: int) -> list[Record]:
+    """The records of ``cycle`` within ``records`` (its binding cycle included), in trace order.
+
+    A whole ``Trace`` answers from its per-cycle index (``Trace.for_cycle``); any other sequence
+    (a visible slice ``trace[:cursor]``) is scanned.
+    """
+    for_cycle = getattr(records, "for_cycle", None)
+    if for_cycle is not None:
+        return list(for_cycle(cycle))
+    return [r for r in records if r.cycle == cycle]
 
 
 def classify(schedule_code: str, end: str, binding: str, failure_reason: str | None) -> str:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from kubesched.explain.cycles import classify
+from kubesched.explain.cycles import classify, cycle_records
 from kubesched.explain.model import (
     NOT_VISITED,
     PASSED,
@@ -126,9 +126,7 @@ def last_cycle(trace: Sequence[Record], pod_key: str) -> int | None:
 
 
 def _cycle_records(trace: Sequence[Record], cycle: int, pod_key: str) -> list[Record]:
-    for_cycle = getattr(trace, "for_cycle", None)
-    source: Iterable[Record] = for_cycle(cycle) if for_cycle is not None else (r for r in trace if r.cycle == cycle)
-    return [r for r in source if r.pod == pod_key]
+    return [r for r in cycle_records(trace, cycle) if r.pod == pod_key]
 
 
 def _of(records: Iterable[Record], kind: Kind) -> list[Record]:

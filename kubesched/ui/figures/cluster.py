@@ -146,6 +146,12 @@ def allocation_figure(cards: tuple[NodeCard, ...], resource: str, *, title: str 
     return fig
 
 
+def resource_choices(cards: tuple[NodeCard, ...]) -> list[str]:
+    """The resources any card has a bar for: the core ones first, each group by name."""
+    return sorted({bar.resource for card in cards for bar in card.bars},
+                  key=lambda r: (r not in CORE_RESOURCES, r))
+
+
 # -- topology graph --------------------------------------------------------------------------------------
 def topology_graph(nodes: tuple[NodeState, ...]) -> nx.DiGraph:
     """region → zone → node, every vertex with its ``layer`` (0, 1, 2); names are ``layer:name``."""
@@ -177,6 +183,19 @@ class TopologyLayout:
 
 
 POD_X, PENDING_X = 3.0, 4.6
+
+
+def topology_key(nodes: tuple[NodeState, ...]) -> tuple[tuple[str, str, str], ...]:
+    """``(name, region, zone)`` per node: all the topology layout depends on (a cache key)."""
+    return tuple((n.name, label_of(n.labels, REGION_LABELS, ""), label_of(n.labels, ZONE_LABELS, ""))
+                 for n in nodes)
+
+
+def layout_of_key(node_key: tuple[tuple[str, str, str], ...], hint: tuple[tuple[str, str], ...]) -> TopologyLayout:
+    """``topology_layout`` rebuilt from a ``topology_key`` and ``(pod, node)`` pairs of the run's end."""
+    nodes = tuple(NodeState(name, ((REGION_LABELS[0], region), (ZONE_LABELS[0], zone)), (), False, (), (), ())
+                  for name, region, zone in node_key)
+    return topology_layout(topology_graph(nodes), dict(hint))
 
 
 def topology_layout(graph: nx.DiGraph, hint: dict[str, str] | None = None) -> TopologyLayout:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from kubesched.explain.cycles import cycle_records
 from kubesched.trace import Kind, Record
 from kubesched.ui.theme import FILTER_OUTCOMES  # noqa: F401  (glyphs are shared with the filter matrix)
 
@@ -28,7 +29,7 @@ def node_rows(records: Sequence[Record]) -> list[dict[str, Any]]:
     cycle = last_cycle(records)
     if cycle is None:
         return []
-    mine = [r for r in records if r.cycle == cycle]
+    mine = cycle_records(records, cycle)
     outcome: dict[str, str] = {}
     for r in mine:
         if r.kind is Kind.PLUGIN_CALL and r.data.extension_point == "Filter" and r.data.phase == "Schedule":
@@ -47,6 +48,11 @@ def node_rows(records: Sequence[Record]) -> list[dict[str, Any]]:
     return [{"node": node, "filter": text, "total": totals.get(node)} for node, text in outcome.items()][:60]
 
 
+def answer_text(answer: object) -> str:
+    """A guess or an answer as the player prints it: a collection joined by commas, else ``str``."""
+    return ", ".join(answer) if isinstance(answer, (tuple, list, frozenset)) else str(answer)
+
+
 def pod_rows(state: Any, records: Sequence[Record]) -> list[dict[str, Any]]:
     """Every pod: its queue (from the last visible move), phase and node."""
     where: dict[str, str] = {}
@@ -57,4 +63,4 @@ def pod_rows(state: Any, records: Sequence[Record]) -> list[dict[str, Any]]:
             for p in state.pods][:60]
 
 
-__all__ = ["node_rows", "pod_rows"]
+__all__ = ["answer_text", "node_rows", "pod_rows"]

@@ -15,9 +15,10 @@ namespace named ``<controller>-…`` after the victim, for a controller named in
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
+from typing import Any
 
 import plotly.graph_objects as go
 
@@ -48,6 +49,7 @@ __all__ = [
     "PreemptionAttempt",
     "VictimFate",
     "candidate_rows",
+    "controller_keys",
     "fate_rows",
     "pick_rounds",
     "pick_rounds_figure",
@@ -71,6 +73,7 @@ SECTION_LINKS: dict[str, tuple[str, str]] = {
 ROUND_KEPT, ROUND_DROPPED, ROUND_OUT, ROUND_UNUSED = (theme.FILTER_PASS, theme.FILTER_FAIL,
                                                       theme.FILTER_NOT_EVALUATED, theme.FILTER_NOT_VISITED)
 
+CONTROLLER_KINDS = ("ReplicaSet", "ReplicationController", "StatefulSet")  # owners a victim may be replaced by
 _FONT = {"family": "sans-serif", "size": 13, "color": "#222222"}
 _PAPER = "#FFFFFF"
 _PDB_COLOUR = theme.OKABE_ITO["vermillion"]
@@ -214,6 +217,13 @@ def victim_fates(records: Sequence[Record], attempt: PreemptionAttempt,
         fates.append(VictimFate(pod, v.node or "", v.data.preemptor, v.time, modified, deleted, replacement,
                                 replaced_at))
     return tuple(fates)
+
+
+def controller_keys(objects: Iterable[Any]) -> tuple[str, ...]:
+    """``namespace/name`` of the cluster's ReplicaSets, ReplicationControllers and StatefulSets
+    (``victim_fates``' ``controllers``; an empty namespace is ``default``)."""
+    return tuple(f"{o.metadata.namespace or 'default'}/{o.metadata.name}" for o in objects
+                 if type(o).__name__ in CONTROLLER_KINDS)
 
 
 def _owner(pod: str, controllers: Sequence[str]) -> str:

@@ -21,6 +21,7 @@ from html import escape
 
 import plotly.graph_objects as go
 
+from kubesched.explain.cycles import cycle_records
 from kubesched.trace import upstream
 from kubesched.trace.records import (
     ExtenderCall,
@@ -57,6 +58,7 @@ __all__ = [
     "filter_matrix_figure",
     "filter_numbers",
     "filter_rows",
+    "nominated_node",
     "nominated_rows",
     "phase_spans",
     "phase_timeline_figure",
@@ -147,11 +149,6 @@ def cycle_at_cursor(records: Sequence[Record]) -> int | None:
         if r.cycle is not None:
             return r.cycle
     return None
-
-
-def cycle_records(records: Sequence[Record], cycle: int) -> list[Record]:
-    """The records of ``cycle`` within ``records`` (its binding cycle included)."""
-    return [r for r in records if r.cycle == cycle]
 
 
 # -- phase timeline -------------------------------------------------------------------------------
@@ -637,6 +634,11 @@ def pick(records: Sequence[Record]) -> Pick | None:
     if res is not None:
         return Pick(res.suggested_host, None, (), res.shortcut, res.evaluated_nodes, res.feasible_nodes)
     return None
+
+
+def nominated_node(records: Sequence[Record]) -> str:
+    """The node preemption nominated in the cycle ("" when it nominated none)."""
+    return next((r.node for r in records if r.kind is Kind.NOMINATE and r.node), "")
 
 
 def failure_message(records: Sequence[Record]) -> str:

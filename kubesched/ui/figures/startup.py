@@ -23,6 +23,7 @@ from typing import Any, Final
 
 import plotly.graph_objects as go
 
+from kubesched.sim.edits import KillLeader
 from kubesched.sim.scenario import dump, scenario_document
 from kubesched.trace.records import Kind, Record
 from kubesched.trace.upstream import permalink
@@ -214,6 +215,23 @@ def implied_attempts(records: Sequence[Record], replica: str, start: float, end:
             out.append(round(when, 9))
         k += 1
     return tuple(out)
+
+
+def kill_times(edits: Iterable[Any]) -> list[float]:
+    """The simulated times of the ``KillLeader`` edits among ``edits`` (``Simulation.edits``)."""
+    return [applied.time for applied in edits if isinstance(applied.edit, KillLeader)]
+
+
+def leader_acquired_by_other(records: Iterable[Record], old: str) -> bool:
+    """Whether a replica other than ``old`` acquired the lease within ``records``."""
+    return any(r.kind is Kind.LEADER_ELECTION and r.data.transition == "acquired"  # type: ignore[union-attr]
+               and replica_of_identity(r.data.identity) != old for r in records)  # type: ignore[union-attr]
+
+
+def first_schedule_one(records: Sequence[Record]) -> int | None:
+    """The index of the first ``scheduleOne`` startup step in ``records`` (None if there is none)."""
+    return next((i for i, r in enumerate(records)
+                 if r.kind is Kind.STARTUP_STEP and r.data.step == "scheduleOne"), None)  # type: ignore[union-attr]
 
 
 def handovers(records: Sequence[Record], kill_times: Iterable[float]) -> tuple[Handover, ...]:

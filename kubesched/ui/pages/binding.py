@@ -13,6 +13,7 @@ import streamlit as st
 from kubesched.trace.upstream import CACHE_GO, SCHEDULER_GO, permalink
 from kubesched.ui import session
 from kubesched.ui.figures import binding as fig
+from kubesched.ui.figures.markup import links_line
 from kubesched.ui.i18n import t
 
 PICK_KEY = "binding_pick"
@@ -67,7 +68,6 @@ with right:
         st.dataframe(rows, hide_index=True, key="binding_cache_rows", width="stretch")
 
 st.markdown(f"**{t('binding.links', lang)}**")
-links = [f"[`{func}`]({url})" for _step, func, url in fig.upstream_links()]
-links.append(f"[`schedulerCache.FinishBinding`]({permalink(CACHE_GO)})")
-links.append(f"[`Scheduler.scheduleOne`]({permalink(SCHEDULER_GO)})")
-st.markdown(" · ".join(dict.fromkeys(links)))
+links = [(func, url) for _step, func, url in fig.upstream_links()]
+links += [("schedulerCache.FinishBinding", permalink(CACHE_GO)), ("Scheduler.scheduleOne", permalink(SCHEDULER_GO))]
+st.markdown(links_line(links))

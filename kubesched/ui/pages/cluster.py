@@ -1,43 +1,32 @@
 """Cluster: node cards (NodeInfo at the cursor), allocation chart, topology graph, YAML editor."""
 
-import re
-
 import streamlit as st
 
-from kubesched.sim.state import NodeState
 from kubesched.trace.upstream import permalink
 from kubesched.ui import session
 from kubesched.ui.figures.cluster import (
-    REGION_LABELS,
-    ZONE_LABELS,
     TopologyLayout,
     allocation_figure,
-    label_of,
+    layout_of_key,
     node_cards,
+    resource_choices,
     topology_figure,
     topology_graph,
-    topology_layout,
+    topology_key,
 )
+from kubesched.ui.figures.markup import md
 from kubesched.ui.i18n import t
 from kubesched.ui.pages._exports import chart_download
 
 EDITOR = "cluster_editor"
 EDITOR_VERSION = "_cluster_editor_version"
 NODE_INFO = permalink("pkg/scheduler/nodeinfo/node_info.go")
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>$])")
-
-
-def md(text: str) -> str:
-    """Learner text made inert for a Markdown label (no formatting, no links)."""
-    return _MD_SPECIAL.sub(r"\\\1", text)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def fixed_layout(node_key: tuple[tuple[str, str, str], ...], hint: tuple[tuple[str, str], ...]) -> TopologyLayout:
     """The topology layout of one cluster run, computed once (it depends only on these keys)."""
-    nodes = tuple(NodeState(name, (("topology.kubernetes.io/region", region), ("topology.kubernetes.io/zone", zone)),
-                            (), False, (), (), ()) for name, region, zone in node_key)
-    return topology_layout(topology_graph(nodes), dict(hint))
+    return layout_of_key(node_key, hint)
 
 
 def _edited_name() -> str:
@@ -89,8 +78,7 @@ with tab_nodes:
                 st.text("\n".join(card.pods) or t("cluster.no_pods", lang))
             with st.expander(t("cluster.labels", lang, count=len(card.labels))):
                 st.code("\n".join(f"{k}={v}" for k, v in card.labels), language=None)
-    resources = sorted({bar.resource for card in cards for bar in card.bars},
-                       key=lambda r: (r not in ("cpu", "memory", "pods", "ephemeral-storage"), r))
+    resources = resource_choices(cards)
     if resources:
         resource = st.selectbox(t("cluster.resource", lang), resources, key="cluster_resource")
         fig = allocation_figure(cards, resource, title=t("cluster.allocation_title", lang, resource=resource))
@@ -99,10 +87,8 @@ with tab_nodes:
 
 with tab_topology:
     st.caption(t("cluster.topology_help", lang))
-    node_key = tuple((n.name, label_of(n.labels, REGION_LABELS, ""), label_of(n.labels, ZONE_LABELS, ""))
-                     for n in state.nodes)
     end = sim.engine.capture()  # the end of the computed run: where every pod ends up
-    layout = fixed_layout(node_key, tuple(sorted((p.key, p.node) for p in end.pods)))
+    layout = fixed_layout(topology_key(state.nodes), tuple(sorted((p.key, p.node) for p in end.pods)))
     graph = topology_graph(state.nodes)
     titles = {k: t(f"cluster.layer_{k}", lang) for k in ("region", "zone", "node", "pod")}
     topo = topology_figure(graph, layout, state, titles=titles)

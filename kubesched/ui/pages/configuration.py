@@ -15,6 +15,7 @@ import streamlit as st
 from kubesched.trace.upstream import FACTORY_GO, SCHED, permalink
 from kubesched.ui import session
 from kubesched.ui.figures import configuration as fig
+from kubesched.ui.figures.markup import links_line
 from kubesched.ui.i18n import t
 
 TEXT_A, TEXT_B, ORIGIN, RESULT, PROFILE = ("config_text_a", "config_text_b", "config_origin", "config_compare",
@@ -150,4 +151,4 @@ links = (("KubeSchedulerConfiguration", f"{SCHED}/apis/config/types.go"),
          ("Configurator.createFromProvider", FACTORY_GO),
          ("ValidateKubeSchedulerConfiguration", f"{SCHED}/apis/config/validation/validation.go"),
          ("numFeasibleNodesToFind", f"{SCHED}/core/generic_scheduler.go"))
-st.markdown(" · ".join(f"[`{name}`]({permalink(path)})" for name, path in links))
+st.markdown(links_line((name, permalink(path)) for name, path in links))

@@ -13,6 +13,7 @@ import streamlit as st
 from kubesched.trace.upstream import EVENTS_CACHE_GO, SCHEDULER_GO, permalink
 from kubesched.ui import session
 from kubesched.ui.figures import events as fig
+from kubesched.ui.figures.markup import links_line
 from kubesched.ui.i18n import t
 
 ROW_LIMIT = 5000
@@ -98,4 +99,4 @@ links = (("Scheduler.scheduleOne", permalink(SCHEDULER_GO)), ("EventCorrelator.E
          ("DescribeEvents", ("https://github.com/kubernetes/kubernetes/blob/v1.18.5/staging/src/k8s.io/kubectl/"
                             "pkg/describe/versioned/describe.go")),
          ("klog", "https://github.com/kubernetes/klog/blob/v1.0.0/klog.go"))
-st.markdown(" · ".join(f"[`{name}`]({url})" for name, url in links))
+st.markdown(links_line(links))

@@ -93,10 +93,6 @@ def _sandbox(cursor: int) -> None:
     st.session_state.pop(RUN, None)
 
 
-def _shown(text: str | tuple | list) -> str:
-    return ", ".join(text) if isinstance(text, (tuple, list, frozenset)) else str(text)
-
-
 shown = progress.shown_step
 cursor = cursors[shown] if shown >= 0 else 0
 sim.seek(cursor)
@@ -113,15 +109,14 @@ with left:
         st.caption(t("lessons.step", lang, n=progress.step + 1, total=len(lesson.steps)))
         if progress.stage == "predict" and step.predict is not None:
             sim.seek(cursors[progress.step])
-            options = quiz.answer(step.predict, sim).options
+            expected = quiz.answer(step.predict, sim)
             sim.seek(cursor)
             st.subheader(t("lessons.predict", lang))
             key = f"lesson_guess_{lesson.id}_{progress.step}"
-            multi = step.predict.ask in ("feasible_nodes", "victims")
-            if multi:
-                st.multiselect(step.predict.q, options, key=key)
+            if expected.multi:
+                st.multiselect(step.predict.q, expected.options, key=key)
             else:
-                st.radio(step.predict.q, options, key=key, index=None)
+                st.radio(step.predict.q, expected.options, key=key, index=None)
             c1, c2 = st.columns(2)
             c1.button(t("lessons.reveal", lang), key="lesson_reveal", on_click=_guess, args=(key,))
             c2.button(t("lessons.skip", lang), key="lesson_skip", on_click=_act, args=(player.skip_prediction,))
@@ -130,8 +125,8 @@ with left:
             if step.predict is not None and progress.guess_of(progress.step) is not None:
                 truth = quiz.answer(step.predict, sim)
                 guess = progress.guess_of(progress.step)
-                st.text(t("lessons.your_guess", lang, guess=_shown(guess) or "—"))
-                st.text(t("lessons.answer", lang, answer=_shown(sorted(truth.correct))))
+                st.text(t("lessons.your_guess", lang, guess=rows.answer_text(guess) or "—"))
+                st.text(t("lessons.answer", lang, answer=rows.answer_text(sorted(truth.correct))))
                 st.text(t("lessons.right" if truth.grade(guess) else "lessons.wrong", lang))
             st.caption(t("lessons.claims", lang))
             for verdict in claims.check_all(step.claims, sim):
@@ -158,7 +153,7 @@ with left:
                 ok = truth.grade(given)
                 right_count += ok
                 st.text(t("lessons.right" if ok else "lessons.wrong", lang) + "  "
-                        + t("lessons.answer", lang, answer=_shown(sorted(truth.correct))))
+                        + t("lessons.answer", lang, answer=rows.answer_text(sorted(truth.correct))))
             else:
                 st.button(t("lessons.check", lang), key=f"lesson_check_{i}", on_click=_answer, args=(i, key))
         st.text(t("lessons.score", lang, right=right_count, total=len(lesson.quiz)))

@@ -7,28 +7,19 @@ figures come from kubesched/ui/figures/preemption.py.
 
 from __future__ import annotations
 
-import re
-
 import streamlit as st
 
-from kubesched.trace.upstream import permalink
 from kubesched.ui import session
 from kubesched.ui.figures import preemption as fig
+from kubesched.ui.figures.markup import md, section_link
 from kubesched.ui.i18n import t
 
 ATTEMPT_KEY = "preemption_attempt"
 SHOWCASE = "preemption.yaml"
-CONTROLLER_KINDS = ("ReplicaSet", "ReplicationController", "StatefulSet")
-
-
-def md(text: object) -> str:
-    """Escape learner text (names, messages) for st.markdown: no formatting, no HTML."""
-    return re.sub(r"([\\`*_{}\[\]()#+\-.!|<>~$])", r"\\\1", str(text))
 
 
 def link(section: str) -> str:
-    path, func = fig.SECTION_LINKS[section]
-    return f"[`{func}`]({permalink(path)})"
+    return section_link(fig.SECTION_LINKS, section)
 
 
 def on_showcase() -> None:
@@ -136,9 +127,7 @@ else:
 # 7. victims' fate
 st.markdown(f"#### 7 · {t('preemption.fate', lang)}")
 st.caption(t("preemption.fate_caption", lang))
-controllers = [f"{o.metadata.namespace or 'default'}/{o.metadata.name}" for o in sim.inputs.objects
-               if type(o).__name__ in CONTROLLER_KINDS]
-fates = fig.victim_fates(visible, attempt, controllers)
+fates = fig.victim_fates(visible, attempt, fig.controller_keys(sim.inputs.objects))
 if fates:
     st.dataframe(fig.fate_rows(fates, lang), hide_index=True, key="preemption_fates", width="stretch")
     for f in fates:

@@ -12,6 +12,7 @@ import streamlit as st
 from kubesched.trace.upstream import QUEUE_GO, permalink
 from kubesched.ui import session
 from kubesched.ui.figures import queues as fig
+from kubesched.ui.figures.markup import links_line
 from kubesched.ui.i18n import t
 
 AXES = ("time", "seq")
@@ -75,4 +76,4 @@ st.markdown(f"**{t('queues.links', lang)}**")
 functions = ("PriorityQueue.Add", "PriorityQueue.Pop", "PriorityQueue.AddUnschedulableIfNotPresent",
              "PriorityQueue.flushBackoffQCompleted", "PriorityQueue.flushUnschedulableQLeftover",
              "PriorityQueue.MoveAllToActiveOrBackoffQueue", "PriorityQueue.Update", "PriorityQueue.Delete")
-st.markdown(" · ".join(f"[`{name}`]({permalink(QUEUE_GO)})" for name in functions))
+st.markdown(links_line((name, permalink(QUEUE_GO)) for name in functions))

@@ -7,15 +7,12 @@ kubesched/ui/figures/schedule.py, the "why not node X?" sentence from kubesched/
 
 from __future__ import annotations
 
-import re
-
 import streamlit as st
 
 from kubesched.explain import explain_pod
-from kubesched.trace import Kind
-from kubesched.trace.upstream import permalink
 from kubesched.ui import session
 from kubesched.ui.figures import schedule as fig
+from kubesched.ui.figures.markup import md, section_link
 from kubesched.ui.i18n import t
 from kubesched.ui.pages._exports import chart_download
 
@@ -24,14 +21,8 @@ CYCLE_KEY, WHOLE_KEY, NODE_KEY, UNIFORM_KEY = ("schedule_cycle", "schedule_whole
 FOLLOW = 0  # the cycle picker's "cycle at the cursor" entry
 
 
-def md(text: object) -> str:
-    """Escape learner text (names, messages) for st.markdown: no formatting, no HTML."""
-    return re.sub(r"([\\`*_{}\[\]()#+\-.!|<>~$])", r"\\\1", str(text))
-
-
 def link(section: str) -> str:
-    path, func = fig.SECTION_LINKS[section]
-    return f"[`{func}`]({permalink(path)})"
+    return section_link(fig.SECTION_LINKS, section)
 
 
 lang = session.lang()
@@ -70,7 +61,7 @@ records = fig.cycle_records(source, cycle)
 option = by_number[cycle]
 limit = (records[-1].seq + 1) if records else sim.cursor
 
-st.subheader(t("schedule.cycle_header", lang, cycle=cycle, pod=option.pod, profile=option.profile,
+st.subheader(t("schedule.cycle_header", lang, cycle=cycle, pod=md(option.pod), profile=md(option.profile),
                time=f"{option.time:g}"))
 
 # -- the answer first ------------------------------------------------------------------------------
@@ -89,7 +80,7 @@ if decision is not None and decision.selected:
         st.success(t("schedule.answer.best", lang, pod=md(option.pod), node=md(decision.selected),
                      feasible=decision.feasible, evaluated=decision.evaluated, score=decision.max_score))
 elif failure:
-    nominated = next((r.node for r in records if r.kind is Kind.NOMINATE and r.node), "")
+    nominated = fig.nominated_node(records)
     st.warning(t("schedule.answer.failed", lang, pod=md(option.pod))
                + (" " + t("schedule.answer.preempted", lang, node=md(nominated)) if nominated else ""))
 else:

@@ -8,11 +8,12 @@ the rows and figures come from kubesched/ui/figures/startup.py.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import streamlit as st
 
 from kubesched.sim.edits import KillLeader, describe
-from kubesched.sim.simulation import EditError
-from kubesched.trace import Kind
+from kubesched.sim.simulation import EditError, Simulation
 from kubesched.trace.upstream import (
     LEADERELECTION_GO,
     SCHEDULER_GO,
@@ -27,28 +28,21 @@ ERROR_KEY = "startup_error"
 MAX_HANDOVER_STEPS = 2000
 
 
-def _kill_times(sim) -> list[float]:
-    return [a.time for a in sim.edits if isinstance(a.edit, KillLeader)]
-
-
-def _leader_acquired_after(sim, start: int, old: str) -> bool:
-    for record in sim.trace[start:sim.cursor]:
-        if record.kind is Kind.LEADER_ELECTION and record.data.transition == "acquired" \
-                and fig.replica_of_identity(record.data.identity) != old:
-            return True
-    return False
+def _step_until(sim: Simulation, done: Callable[[], bool]) -> None:
+    """Step by event until ``done()`` (or the run stops, or ``MAX_HANDOVER_STEPS`` steps)."""
+    for _ in range(MAX_HANDOVER_STEPS):
+        if done():
+            return
+        before = sim.cursor
+        if sim.step("event") == before:
+            return
 
 
 def on_kill() -> None:
     """Apply KillLeader() at the cursor (stepping to the first leader if none yet), then step to the hand-over."""
     sim = session.current()
     st.session_state[ERROR_KEY] = ""
-    steps = 0
-    while not sim.state().leader and steps < MAX_HANDOVER_STEPS:
-        before = sim.cursor
-        if sim.step("event") == before:
-            break
-        steps += 1
+    _step_until(sim, lambda: bool(sim.state().leader))
     old = fig.replica_of_identity(sim.state().leader)
     start = sim.cursor
     try:
@@ -58,12 +52,7 @@ def on_kill() -> None:
         return
     if sim.inputs.scenario.replicas < 2:
         return
-    steps = 0
-    while not _leader_acquired_after(sim, start, old) and steps < MAX_HANDOVER_STEPS:
-        before = sim.cursor
-        if sim.step("event") == before:
-            break
-        steps += 1
+    _step_until(sim, lambda: fig.leader_acquired_by_other(sim.trace[start:sim.cursor], old))
 
 
 def on_reload() -> None:
@@ -75,9 +64,9 @@ def on_reload() -> None:
         st.session_state[ERROR_KEY] = "\n".join(errors)
         return
     sim = session.current()
-    names = [i for i, r in enumerate(sim.trace) if r.kind is Kind.STARTUP_STEP and r.data.step == "scheduleOne"]
-    if names:
-        sim.seek(names[0] + 1)
+    first = fig.first_schedule_one(sim.trace)
+    if first is not None:
+        sim.seek(first + 1)
 
 
 lang = session.lang()
@@ -132,7 +121,7 @@ if st.session_state.get(ERROR_KEY):
     st.error(t("startup.kill_failed", lang))
     st.text(st.session_state[ERROR_KEY])
 
-kills = _kill_times(sim)
+kills = fig.kill_times(sim.edits)
 st.plotly_chart(fig.election_figure(sim.trace, sim.cursor, kills, lang=lang), key="startup_election", theme=None,
                 config={"displayModeBar": False})
 for hand in fig.handovers(sim.trace[:sim.cursor], kills):
