@@ -32,7 +32,7 @@ from kubesched.trace.records import (
     SchedulingFailure,
 )
 
-__all__ = ["ERROR", "SCHEDULED", "UNSCHEDULABLE", "classify", "cycle_records", "cycle_summaries"]
+__all__ = ["ERROR", "SCHEDULED", "UNSCHEDULABLE", "classify", "cycle_records", "cycle_summaries", "first_of"]
 
 SCHEDULED = "scheduled"
 UNSCHEDULABLE = "unschedulable"
@@ -70,6 +70,11 @@ def cycle_records(records: Sequence[Record], cycle: int) -> list[Record]:
     if for_cycle is not None:
         return list(for_cycle(cycle))
     return [r for r in records if r.cycle == cycle]
+
+
+def first_of(records: Iterable[Record], kind: Kind) -> Record | None:
+    """The first record of ``kind`` in ``records`` (None when there is none)."""
+    return next((r for r in records if r.kind is kind), None)
 
 
 def classify(schedule_code: str, end: str, binding: str, failure_reason: str | None) -> str:

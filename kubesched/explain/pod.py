@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from kubesched.explain.cycles import classify, cycle_records
+from kubesched.explain.cycles import classify, cycle_records, first_of
 from kubesched.explain.model import (
     NOT_VISITED,
     PASSED,
@@ -133,10 +133,6 @@ def _of(records: Iterable[Record], kind: Kind) -> list[Record]:
     return [r for r in records if r.kind is kind]
 
 
-def _first(records: Iterable[Record], kind: Kind) -> Record | None:
-    return next((r for r in records if r.kind is kind), None)
-
-
 def _last(records: Sequence[Record], kind: Kind) -> Record | None:
     return next((r for r in reversed(records) if r.kind is kind), None)
 
@@ -233,10 +229,10 @@ def _preemption(records: Sequence[Record]) -> PreemptionInfo | None:
     if not started:
         return None
     info: dict[str, Any] = {"attempted": True}
-    eligibility = _first(records, Kind.PREEMPTION_ELIGIBILITY)
+    eligibility = first_of(records, Kind.PREEMPTION_ELIGIBILITY)
     if eligibility is not None and isinstance(eligibility.data, PreemptionEligibility):
         info.update(eligible=eligibility.data.eligible, ineligible_reason=eligibility.data.reason)
-    candidates = _first(records, Kind.PREEMPTION_CANDIDATES)
+    candidates = first_of(records, Kind.PREEMPTION_CANDIDATES)
     if candidates is not None and isinstance(candidates.data, PreemptionCandidates):
         info.update(potential_nodes=candidates.data.potential_nodes,
                     unresolvable_nodes=candidates.data.unresolvable_nodes)
@@ -297,8 +293,8 @@ def explain_pod(trace: Sequence[Record], state: Any, pod_key: str, node: str | N
     cycle = cycles[-1]
     records = _cycle_records(trace, cycle, pod_key)
     preemption_cycle, preemption = _latest_preemption(trace, cycles, pod_key, records)
-    start = _first(records, Kind.CYCLE_START)
-    feasible = _first(records, Kind.FEASIBLE_NODES)
+    start = first_of(records, Kind.CYCLE_START)
+    feasible = first_of(records, Kind.FEASIBLE_NODES)
     result, message = _result(records)
     return Explanation(
         pod=pod_key, found=True, status=status, cycle=cycle,

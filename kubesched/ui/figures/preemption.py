@@ -37,6 +37,7 @@ from kubesched.trace.records import (
     Victim,
 )
 from kubesched.ui import theme
+from kubesched.ui.figures.style import PAPER, outcome_colorscale, plain_layout
 from kubesched.ui.i18n import t
 
 __all__ = [
@@ -74,8 +75,6 @@ ROUND_KEPT, ROUND_DROPPED, ROUND_OUT, ROUND_UNUSED = (theme.FILTER_PASS, theme.F
                                                       theme.FILTER_NOT_EVALUATED, theme.FILTER_NOT_VISITED)
 
 CONTROLLER_KINDS = ("ReplicaSet", "ReplicationController", "StatefulSet")  # owners a victim may be replaced by
-_FONT = {"family": "sans-serif", "size": 13, "color": "#222222"}
-_PAPER = "#FFFFFF"
 _PDB_COLOUR = theme.OKABE_ITO["vermillion"]
 _PLAIN_COLOUR = theme.OKABE_ITO["sky_blue"]
 
@@ -232,12 +231,6 @@ def _owner(pod: str, controllers: Sequence[str]) -> str:
 
 
 # -- figures -------------------------------------------------------------------------------------------
-def _layout(fig: go.Figure, height: int) -> go.Figure:
-    fig.update_layout(height=height, font=_FONT, paper_bgcolor=_PAPER, plot_bgcolor=_PAPER,
-                      margin={"l": 10, "r": 10, "t": 10, "b": 10}, uirevision="fixed")
-    return fig
-
-
 def victims_figure(attempt: PreemptionAttempt, lang: str = "en") -> go.Figure:
     """Victims per potential node, stacked: those whose eviction violates a PDB, and the others."""
     nodes = [c for c in attempt.candidates if c.fits]
@@ -249,7 +242,7 @@ def victims_figure(attempt: PreemptionAttempt, lang: str = "en") -> go.Figure:
         name=f"⚠ {t('preemption.victims.pdb', lang)}", y=labels, x=[len(v) for v in violating], orientation="h",
         text=[", ".join(v) for v in violating], textposition="inside", insidetextanchor="middle",
         textfont={"color": "#000000"},
-        marker={"color": _PDB_COLOUR, "line": {"color": _PAPER, "width": 1},
+        marker={"color": _PDB_COLOUR, "line": {"color": PAPER, "width": 1},
                 "pattern": {"shape": "/", "fgcolor": "#FFFFFF", "fgopacity": 0.45, "bgcolor": _PDB_COLOUR,
                             "fillmode": "replace"}},
         hovertemplate="<b>%{y}</b><br>%{text}<extra>PDB</extra>"))
@@ -257,14 +250,14 @@ def victims_figure(attempt: PreemptionAttempt, lang: str = "en") -> go.Figure:
         name=t("preemption.victims.plain", lang), y=labels, x=[len(v) for v in plain], orientation="h",
         text=[", ".join(v) for v in plain], textposition="inside", insidetextanchor="middle",
         textfont={"color": "#000000"},
-        marker={"color": _PLAIN_COLOUR, "line": {"color": _PAPER, "width": 1}},
+        marker={"color": _PLAIN_COLOUR, "line": {"color": PAPER, "width": 1}},
         hovertemplate="<b>%{y}</b><br>%{text}<extra></extra>"))
     most = max((len(c.victims) for c in nodes), default=0)
     fig.update_layout(barmode="stack", legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0})
     fig.update_xaxes(title=t("preemption.victims.axis", lang), range=[0, max(most, 1) + 0.5], dtick=1,
                      gridcolor="#E5E5E5", automargin=True)
     fig.update_yaxes(autorange="reversed", type="category", automargin=True)
-    return _layout(fig, 130 + 40 * max(len(nodes), 1))
+    return plain_layout(fig, height=130 + 40 * max(len(nodes), 1))
 
 
 def pick_rounds(attempt: PreemptionAttempt) -> tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[int, ...], ...]]:
@@ -297,18 +290,15 @@ def pick_rounds_figure(attempt: PreemptionAttempt, lang: str = "en") -> go.Figur
     hover = [[f"<b>{escape(n, quote=False)}</b> · {rule}<br>{glyph[c]} {meaning[c]}" for rule, c in zip(rules, row)]
              for n, row in zip(nodes, codes)]
     n = len(theme.FILTER_OUTCOMES)
-    scale: list[list] = []
-    for code in range(n):
-        scale += [[code / n, theme.FILTER_OUTCOMES[code][1]], [(code + 1) / n, theme.FILTER_OUTCOMES[code][1]]]
     labels = [f"★ {x}" if x == attempt.nominated_node else x for x in nodes]
     fig = go.Figure(go.Heatmap(
         z=[list(r) for r in codes], x=list(rules), y=labels, text=[[glyph[c] for c in r] for r in codes],
         texttemplate="%{text}", textfont={"size": 16, "color": "#000000"}, hovertext=hover,
-        hovertemplate="%{hovertext}<extra></extra>", zmin=-0.5, zmax=n - 0.5, colorscale=scale, xgap=2, ygap=2,
-        showscale=False))
+        hovertemplate="%{hovertext}<extra></extra>", zmin=-0.5, zmax=n - 0.5, colorscale=outcome_colorscale(),
+        xgap=2, ygap=2, showscale=False))
     fig.update_yaxes(autorange="reversed", type="category", automargin=True)
     fig.update_xaxes(type="category", side="top", tickangle=-25, automargin=True)
-    return _layout(fig, max(230, 170 + 36 * len(nodes)))
+    return plain_layout(fig, height=max(230, 170 + 36 * len(nodes)))
 
 
 def rounds_legend(lang: str = "en") -> str:
