@@ -1,0 +1,287 @@
+"""One run of the cluster: the event loop, the API server, kubelet and controllers, N scheduler
+replicas, the trace recorder, event marks with state checkpoints, and positional edits.
+
+Upstream: no counterpart; the engine it drives is the v1.18.5 scheduler (kubesched.scheduler)
+started as ``cmd/kube-scheduler`` does (kubesched.cmd.app.server), one process per replica.
+``kubesched.sim.simulation.Simulation`` rebuilds an ``Engine`` on every fork and moves a cursor
+over its trace; the rules for marks, checkpoints, idleness and the horizon are described there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+from kubesched import features
+from kubesched.api.core import Pod
+from kubesched.client.leaderelection import LockError, ResourceLockConfig
+from kubesched.client.leaderelection import new as new_resource_lock
+from kubesched.cluster import APIServer, Kubelet, ReplicaSetController
+from kubesched.cluster.errors import APIError
+from kubesched.sim import state as st
+from kubesched.sim.edits import Edit, apply_edit, describe
+from kubesched.sim.inputs import Inputs
+from kubesched.sim.loop import EventLoop
+from kubesched.sim.replica import PodAttempts, SchedulerProcess
+from kubesched.sim.scenario import Action
+from kubesched.trace import TraceRecorder
+
+CHECKPOINT_LIMIT: Final = 400
+BACKGROUND_LABELS: Final = frozenset({"flushBackoffQCompleted", "flushUnschedulableQLeftover",
+                                      "cleanupExpiredAssumedPods"})
+BACKGROUND_PREFIXES: Final = ("leaderelection ",)
+QUIET_KINDS: Final = frozenset({"Event", "Endpoints", "Lease"})
+
+
+class EditError(ValueError):
+    """An edit the API server refused (or a KillLeader with no leader); nothing changed."""
+
+
+@dataclass(frozen=True, slots=True)
+class AppliedEdit:
+    """An edit made with ``apply``: after ``after_event`` callbacks, at simulated ``time``."""
+
+    edit: Edit
+    after_event: int
+    time: float
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    trace_len: int
+    events: int
+    time: float
+
+
+# -- one run ------------------------------------------------------------------------------------------
+class Engine:
+    """One run of the cluster from the inputs plus positional edits (rebuilt on every fork)."""
+
+    def __init__(self, inputs: Inputs, positional: list[AppliedEdit], *, trace: bool,
+                 horizon: float, max_events: int, strict: AppliedEdit | None = None,
+                 checkpoint_limit: int = CHECKPOINT_LIMIT) -> None:
+        self.inputs = inputs
+        self.checkpoint_limit = checkpoint_limit  # clusters up to this many nodes + pods keep checkpoints
+        self.strict = strict  # the edit whose refusal is raised (the one being applied)
+        self.gates = dict(inputs.config.feature_gates)
+        self.horizon = horizon
+        self.max_events = max_events
+        self.loop = EventLoop()
+        self.api = APIServer(self.loop)
+        self.recorder = TraceRecorder(clock=self.loop, enabled=trace)
+        self.recorder.attach_apiserver(self.api)
+        self.attempts = PodAttempts()
+        self.bound_at: dict[str, float] = {}
+        self.deleted: dict[str, Pod] = {}
+        self.last_change = 0.0
+        self.last_action = max((a.at for a in inputs.scenario.actions if a.after_event is None), default=0.0)
+        self.action_errors: list[str] = []
+        self.events = 0
+        self.event_times: list[float] = []
+        self.marks: list[Mark] = []
+        self.mark_lens: list[int] = []     # marks' trace lengths (for bisect)
+        self.mark_times: list[float] = []  # marks' times
+        self.sizes = {"Node": 0, "Pod": 0}
+        self._node_memo: dict[str, Any] = {}
+        self.traced: SchedulerProcess | None = None
+        self.checkpoints: dict[int, st.SimState] = {}
+        self._positional = sorted(enumerate(positional), key=lambda ie: (ie[1].after_event, ie[0]))
+        self.last_action = max([self.last_action] + [a.time for a in positional])
+        self._next_positional = 0
+        with features.override(self.gates):
+            self._build()
+        if self.strict is None or self.strict.after_event > 0:
+            self.step_edits_due()
+
+    def _build(self) -> None:
+        for obj in self.inputs.objects:
+            self.api.create(obj)
+        self.sizes = {kind: len(self.api.list(kind)) for kind in self.sizes}
+        self.api.watch(self._on_change)
+        self.kubelet = Kubelet(self.api)
+        self.controller = ReplicaSetController(self.api)
+        self.processes = [
+            SchedulerProcess(i, api=self.api, loop=self.loop,
+                             config=self.inputs.config if self.inputs.config_given else None, seed=self.inputs.seed,
+                             recorder=self.recorder, is_traced=self._is_traced, attempts=self.attempts,
+                             on_change=self._retrace)
+            for i in range(self.inputs.scenario.replicas)]
+        self._retrace()
+        for process in self.processes:
+            process.start()
+        for action in self.inputs.scenario.actions:
+            if action.after_event is None:
+                self.loop.call_at(action.at, lambda a=action: self._timed_action(a),
+                                  label=f"scenario at {action.at:g}s: {describe(action.edit)}")
+
+    # -- observation -------------------------------------------------------------------------------
+    def _on_change(self, event: Any) -> None:
+        kind = event.kind if hasattr(event, "kind") else type(event.obj).KIND
+        if kind in QUIET_KINDS:
+            return
+        self.last_change = self.loop.now()
+        if kind in self.sizes and event.type in ("ADDED", "DELETED"):
+            self.sizes[kind] += 1 if event.type == "ADDED" else -1
+        if kind != "Pod":
+            return
+        pod = event.obj
+        key = f"{pod.metadata.namespace}/{pod.metadata.name}"
+        if event.type == "DELETED":
+            self.deleted[key] = pod
+            self.bound_at.pop(key, None)
+            return
+        self.deleted.pop(key, None)
+        if pod.spec.node_name and key not in self.bound_at:
+            self.bound_at[key] = self.loop.now()
+
+    def _is_traced(self, process: SchedulerProcess) -> bool:
+        return self.traced is process
+
+    def _retrace(self) -> None:
+        """Which replica's engine records are kept: the leader, else the first one alive."""
+        leader = self.leader()
+        self.traced = leader if leader is not None else next((p for p in self.processes if p.alive), None)
+
+    def leader(self) -> SchedulerProcess | None:
+        return next((p for p in self.processes if p.alive and p.leading), None)
+
+    # -- edits ---------------------------------------------------------------------------------------
+    def kill_leader(self) -> None:
+        leader = self.leader()
+        if leader is None:
+            raise EditError("no scheduler replica is leading")
+        leader.kill()
+
+    def step_edits_due(self) -> None:
+        """Apply the edits due at the current position (normally done by ``step``)."""
+        with features.override(self.gates):
+            self._apply_positional()
+        self._mark()
+
+    def _timed_action(self, action: Action) -> None:
+        try:
+            apply_edit(action.edit, self.api, self.kill_leader)
+        except (APIError, EditError) as err:
+            self.action_errors.append(f"t={action.at:g}s {describe(action.edit)}: {err}")
+
+    def _apply_positional(self) -> None:
+        while self._next_positional < len(self._positional):
+            _, applied = self._positional[self._next_positional]
+            if applied.after_event != self.events:
+                return
+            self._next_positional += 1
+            self._set_clock(applied.time)
+            try:
+                apply_edit(applied.edit, self.api, self.kill_leader)
+            except (APIError, EditError) as err:
+                if applied is self.strict:
+                    raise
+                self.action_errors.append(f"after event {applied.after_event} {describe(applied.edit)}: {err}")
+            self.last_change = max(self.last_change, self.loop.now())
+
+    def _set_clock(self, when: float) -> None:
+        if when <= self.loop.now():
+            return
+        nxt = self.loop.peek()
+        if nxt is None or nxt.time > when:
+            self.loop.run(until=when)
+
+    # -- running ---------------------------------------------------------------------------------------
+    def step(self) -> bool:
+        """Run one callback (then any edit due after it); False when nothing is pending."""
+        with features.override(self.gates):
+            entry = self.loop.step()
+            if entry is None:
+                return False
+            self.events += 1
+            self.event_times.append(entry.time)
+            self._apply_positional()
+        self._mark()
+        return True
+
+    def _mark(self) -> None:
+        self.recorder.flush()
+        length = len(self.recorder.trace)
+        if length > (self.marks[-1].trace_len if self.marks else 0):
+            self.marks.append(Mark(length, self.events, self.loop.now()))
+            self.mark_lens.append(length)
+            self.mark_times.append(self.loop.now())
+            if self.small():
+                self.checkpoints[length] = self.capture()
+
+    def small(self) -> bool:
+        return self.sizes["Node"] + self.sizes["Pod"] <= self.checkpoint_limit
+
+    def deadline(self) -> float:
+        return max(self.last_change, self.last_action) + self.horizon
+
+    def stop_reason(self) -> str | None:
+        """"max_events", "horizon", "idle" or None (keep going)."""
+        if self.events >= self.max_events:
+            return "max_events"
+        nxt = self.loop.peek()
+        if nxt is None:
+            return "idle"
+        if nxt.time > self.deadline():
+            return "horizon"
+        if self.is_idle():
+            return "idle"
+        return None
+
+    def is_idle(self) -> bool:
+        if self._next_positional < len(self._positional):
+            return False  # an edit is still to be applied
+        leader = self.leader()
+        if leader is None:
+            if any(p.alive for p in self.processes):
+                return False
+        else:
+            sched = leader.sched
+            queue = sched.scheduling_queue
+            if len(queue.active_q) or len(queue.pod_backoff_q) or sched.scheduler_cache.assumed_pods:
+                return False
+            if len(queue.unschedulable_q):
+                return False  # retried at the latest by the leftover flush: only the horizon ends it
+            if leader.env.elector is not None and self._lock_holder(leader) != leader.identity:
+                return False  # someone else holds the lock: the leader is about to lose it
+        nxt = self.loop.peek()
+        if nxt is not None and not _background(nxt.label):
+            return False
+        return all(_background(entry.label) for entry in self.loop.pending())
+
+    def _lock_holder(self, process: SchedulerProcess) -> str:
+        """The holder recorded in the stored lock (read through a fresh lock of the same type)."""
+        le = process.env.config.component_config.leader_election
+        lock = new_resource_lock(le.resource_lock, le.resource_namespace, le.resource_name, self.api,
+                                 ResourceLockConfig(""))
+        try:
+            record, _raw = lock.get()
+        except (APIError, ValueError, LockError):
+            return ""
+        return record.holder_identity
+
+    # -- state ---------------------------------------------------------------------------------------------
+    def capture(self) -> st.SimState:
+        leader = self.leader()
+        sched = leader.sched if leader is not None else None
+        queues = st.capture_queues(sched.scheduling_queue if sched is not None else None)
+        cache = sched.scheduler_cache if sched is not None else self._traced_cache()
+        replicas = tuple(st.ReplicaState(p.hostname, p.identity, p.alive, p.alive and p.leading)
+                         for p in self.processes)
+        return st.SimState(
+            time=self.loop.now(), cycle=sched.scheduling_queue.scheduling_cycle() if sched is not None else 0,
+            leader=leader.identity if leader is not None else "", queues=queues,
+            nodes=st.capture_nodes(self.api, cache, self._node_memo),
+            pods=st.capture_pods(self.api, queues, self.attempts.attempts, self.bound_at, self.deleted.values()),
+            events=st.capture_events(self.api), replicas=replicas)
+
+    def _traced_cache(self) -> Any:
+        process = next((p for p in self.processes if p.alive and p.sched is not None), None)
+        return process.sched.scheduler_cache if process is not None else None
+
+
+def _background(label: str) -> bool:
+    return label in BACKGROUND_LABELS or label.startswith(BACKGROUND_PREFIXES)
+
+
+__all__ = ["CHECKPOINT_LIMIT", "AppliedEdit", "EditError", "Engine", "Mark"]
