@@ -303,7 +303,7 @@ class Framework:
                           nodes: list[Any]) -> tuple[Optional[PluginToNodeScores], Optional[Status]]:
         """``RunScorePlugins``: Score per node → NormalizeScore → range check → × weight."""
         plugins = self.plugins_by_point["score"]
-        result: PluginToNodeScores = {pl.name(): [NodeScore("", 0) for _ in nodes] for pl in plugins}
+        result: PluginToNodeScores = {pl.name(): [] for pl in plugins}
         seen = _ScoreCalls([], []) if self.observer is not None else None
         try:
             failure = self._score_nodes(state, pod, nodes, plugins, result, seen)
@@ -327,15 +327,26 @@ class Framework:
 
     def _score_nodes(self, state: Any, pod: Any, nodes: list[Any], plugins: list[Any],
                      result: PluginToNodeScores, seen: Optional[_ScoreCalls]) -> Optional[str]:
+        """Score every node, node-major, appending to each plugin's list (full lists on success)."""
+        calls = [(pl, pl.score, result[pl.name()].append) for pl in plugins]
+        if seen is None:
+            for node in nodes:
+                node_name = node.metadata.name
+                for _pl, score_fn, append in calls:
+                    score, status = score_fn(state, pod, node_name)
+                    if status is not None and status.code != Code.SUCCESS:
+                        return status.message()
+                    append(NodeScore(node_name, score))
+            return None
+        record = seen.score.append
         for index, node in enumerate(nodes):
             node_name = node.metadata.name
-            for pl in plugins:
-                score, status = pl.score(state, pod, node_name)
-                if seen is not None:
-                    seen.score.append((index, node_name, pl, score, status))
-                if not is_success(status):
+            for pl, score_fn, append in calls:
+                score, status = score_fn(state, pod, node_name)
+                record((index, node_name, pl, score, status))
+                if status is not None and status.code != Code.SUCCESS:
                     return status.message()
-                result[pl.name()][index] = NodeScore(node_name, score)
+                append(NodeScore(node_name, score))
         return None
 
     def _normalize(self, state: Any, pod: Any, plugins: list[Any], result: PluginToNodeScores,
@@ -369,12 +380,14 @@ class Framework:
 
     def _apply_weights(self, plugins: list[Any], result: PluginToNodeScores) -> Optional[str]:
         for pl in plugins:
-            weight = self.plugin_name_to_weight[pl.name()]
-            for node_score in result[pl.name()]:
-                if node_score.score > MAX_NODE_SCORE or node_score.score < MIN_NODE_SCORE:
-                    return (f"score plugin {go_quote(pl.name())} returns an invalid score {node_score.score}, "
+            name = pl.name()
+            weight = self.plugin_name_to_weight[name]
+            for node_score in result[name]:
+                score = node_score.score
+                if score > MAX_NODE_SCORE or score < MIN_NODE_SCORE:
+                    return (f"score plugin {go_quote(name)} returns an invalid score {score}, "
                             f"it should in the range of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing")
-                node_score.score = node_score.score * weight
+                node_score.score = score * weight
         return None
 
     @_extension_point(RESERVE)
