@@ -53,6 +53,7 @@ Tracing off: ``TraceRecorder(enabled=False)`` records nothing; pass ``recorder.o
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -134,6 +135,25 @@ def _pairs(items: Iterable[tuple[Any, Any]]) -> tuple[tuple[Any, Any], ...]:
     return tuple((a, b) for a, b in items)
 
 
+_plugin_location = functools.lru_cache(maxsize=None)(upstream.plugin_location)
+
+
+def _build_plugin_call(entry: tuple) -> Record:
+    """The PLUGIN_CALL record of an entry appended by ``TraceRecorder.plugin_call``."""
+    _, seq, time, cycle, key, profile, node, call, phase = entry
+    status, point = call.status, call.extension_point
+    code, reasons = _status_code(status), _status_reasons(status)
+    if point == _SCORE:
+        data = PluginCall(_SCORE, phase, code, reasons, call.score, call.normalized_score, call.weight,
+                          call.weighted_score)
+    elif point == _NORMALIZE:
+        data = PluginCall(_NORMALIZE, phase, code, reasons, weight=call.weight, scores=_pairs(call.scores))
+    else:
+        data = PluginCall(point, phase, code, reasons, timeout=call.timeout)
+    file, func = _plugin_location(call.plugin, point)
+    return Record(seq, time, Kind.PLUGIN_CALL, cycle, key, profile, node, call.plugin, file, func, data)
+
+
 class TraceRecorder:
     """Collects records into a ``Trace``; every public hook is a no-op when disabled."""
 
@@ -144,7 +164,8 @@ class TraceRecorder:
         self._ctx: dict[str, tuple[int, str | None]] = {}
         self._active: _Ctx = _NO_CTX
         self._phase: dict[str, str] = {}
-        self._score_rows: tuple[str | None, list[ScoreRow]] = (None, [])
+        self._score_rows: tuple[str | None, list[tuple]] = (None, [])  # ScoreRow fields
+        self._last_pod: tuple[Any, str | None] = (None, None)
 
     # -- wiring ------------------------------------------------------------------------------
     @property
@@ -218,27 +239,33 @@ class TraceRecorder:
 
     # -- framework -------------------------------------------------------------------------------
     def plugin_call(self, call: Any) -> None:
-        """A framework ``PluginCall`` (``Framework(observer=recorder.plugin_call)``)."""
+        """A framework ``PluginCall`` (``Framework(observer=recorder.plugin_call)``).
+
+        The record is appended unbuilt (``Trace._append_lazy``): the call is frozen, so
+        building its payload when it is first read gives the same record.
+        """
         if not self.enabled:
             return
-        key = pod_key(call.pod)
+        key = self._pod_key(call.pod)
         phase = self._phase.get(key, "") if key is not None else ""
         cycle, profile = self._context(key)
-        ctx = (cycle, profile or call.profile or None)
-        code, reasons = _status_code(call.status), _status_reasons(call.status)
         if call.extension_point == _SCORE:
-            self._score_row(key, ScoreRow(call.node, call.plugin, call.score, call.normalized_score, call.weight,
-                                          call.weighted_score))
-            data = PluginCall(_SCORE, phase, code, reasons, call.score, call.normalized_score, call.weight,
-                              call.weighted_score)
-        elif call.extension_point == _NORMALIZE:
-            data = PluginCall(_NORMALIZE, phase, code, reasons, weight=call.weight, scores=_pairs(call.scores))
-        else:
-            data = PluginCall(call.extension_point, phase, code, reasons, timeout=call.timeout)
-        self._emit(Kind.PLUGIN_CALL, key, data, node=call.node, plugin=call.plugin,
-                   loc=upstream.plugin_location(call.plugin, call.extension_point), ctx=ctx)
+            self._score_row(key, (call.node, call.plugin, call.score, call.normalized_score, call.weight,
+                                  call.weighted_score))
+        trace = self._trace
+        trace._append_lazy((_build_plugin_call, len(trace), self._now(), cycle, key, profile or call.profile or None,
+                            call.node or None, call, phase), cycle)
 
-    def _score_row(self, key: str | None, row: ScoreRow) -> None:
+    def _pod_key(self, pod: Any) -> str | None:
+        """``pod_key``, remembered for the last pod asked about (pods are immutable)."""
+        last_pod, last_key = self._last_pod
+        if pod is last_pod and pod is not None:
+            return last_key
+        key = pod_key(pod)
+        self._last_pod = (pod, key)
+        return key
+
+    def _score_row(self, key: str | None, row: tuple) -> None:
         rows_key, rows = self._score_rows
         if rows_key != key:
             rows = []
@@ -436,7 +463,8 @@ class TraceRecorder:
         rows_key, rows = self._score_rows
         self._score_rows = (None, [])
         self._emit(Kind.SCORE_SUMMARY, key,
-                   ScoreSummary(tuple(rows) if rows_key == key else (), _pairs(extender_scores.items()),
+                   ScoreSummary(tuple([ScoreRow(*row) for row in rows]) if rows_key == key else (),
+                                _pairs(extender_scores.items()),
                                 _pairs(scores)))
 
     def select_host(self, *, pod: Any, max_score: int, ties: Iterable[str], selected: str) -> None:

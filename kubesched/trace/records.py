@@ -385,12 +385,17 @@ class Trace(Sequence[Record]):
 
     ``len``, indexing and slicing are list-cheap; ``filter`` scans; ``for_cycle`` uses
     an index built while appending.
+
+    Internally an entry may be held *unbuilt* (``_append_lazy``): a tuple whose first item
+    is a function turning that tuple into the ``Record``. It is built the first time it is
+    read and replaced by the Record, so readers only ever see Records (the recorder uses
+    this for the many per-node plugin calls; the content is the same as built eagerly).
     """
 
     __slots__ = ("_by_cycle", "_records")
 
     def __init__(self, records: Iterable[Record] = ()) -> None:
-        self._records: list[Record] = []
+        self._records: list = []
         self._by_cycle: dict[int, list[int]] = {}
         for record in records:
             self.append(record)
@@ -403,6 +408,25 @@ class Trace(Sequence[Record]):
             self._by_cycle.setdefault(record.cycle, []).append(record.seq)
         self._records.append(record)
 
+    def _append_lazy(self, entry: tuple, cycle: int | None) -> None:
+        """Add the next record unbuilt: ``entry[0](entry)`` builds it (seq = current length)."""
+        if cycle is not None:
+            self._by_cycle.setdefault(cycle, []).append(len(self._records))
+        self._records.append(entry)
+
+    def _get(self, index: int) -> Record:
+        record = self._records[index]
+        if type(record) is not Record:
+            record = self._records[index] = record[0](record)
+        return record
+
+    def _build_all(self) -> list[Record]:
+        records = self._records
+        for i, record in enumerate(records):
+            if type(record) is not Record:
+                records[i] = record[0](record)
+        return records
+
     def __len__(self) -> int:
         return len(self._records)
 
@@ -413,14 +437,21 @@ class Trace(Sequence[Record]):
 
     def __getitem__(self, index: int | slice) -> Record | Sequence[Record]:
         if isinstance(index, slice):
-            return tuple(self._records[index])
-        return self._records[index]
+            return tuple(self._get(i) for i in range(len(self._records))[index])
+        return self._get(index)
 
     def __iter__(self) -> Iterator[Record]:
-        return iter(self._records)
+        records = self._records
+        i = 0
+        while i < len(records):
+            record = records[i]
+            if type(record) is not Record:
+                record = records[i] = record[0](record)
+            yield record
+            i += 1
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Trace) and self._records == other._records
+        return isinstance(other, Trace) and self._build_all() == other._build_all()
 
     def __hash__(self) -> int:  # pragma: no cover - mutable container
         raise TypeError("unhashable type: 'Trace'")
@@ -439,7 +470,7 @@ class Trace(Sequence[Record]):
             kinds = frozenset((kind,))
         else:
             kinds = frozenset(kind)
-        source: Iterable[Record] = self.for_cycle(cycle) if cycle is not None else self._records
+        source: Iterable[Record] = self.for_cycle(cycle) if cycle is not None else self._build_all()
         return [r for r in source
                 if (kinds is None or r.kind in kinds) and (pod is None or r.pod == pod)
                 and (node is None or r.node == node) and (plugin is None or r.plugin == plugin)
@@ -451,4 +482,5 @@ class Trace(Sequence[Record]):
 
     def for_cycle(self, cycle: int) -> list[Record]:
         """Every record of one scheduling cycle (its binding cycle included), in trace order."""
-        return [self._records[i] for i in self._by_cycle.get(cycle, ())]
+        get = self._get
+        return [get(i) for i in self._by_cycle.get(cycle, ())]
