@@ -29,7 +29,6 @@ __all__ = [
 PASSED = "passed"                  # passed every Filter plugin (and extender)
 REJECTED = "rejected"              # a Filter plugin (or an extender) rejected it
 NOT_VISITED = "not visited"        # numFeasibleNodesToFind was reached before this node
-NOT_EVALUATED = "not evaluated"    # no filtering happened (PreFilter error, no cycle)
 
 
 @dataclass(frozen=True, slots=True)

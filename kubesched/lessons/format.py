@@ -243,7 +243,7 @@ def _goto(g: Any, at: str) -> Goto:
     verbs = [v for v in ACTION_VERBS if v in g]
     if len(verbs) == 1:
         return Goto("action", seconds=float(g.get("at", 0)), action=tuple(g.items()))
-    raise LessonError(f"{at}: expected one of until, unit, advance, idle or an action "
+    raise LessonError(f"{at}: expected one of {', '.join(GOTO_VERBS)} or an action "
                       f"({', '.join(ACTION_VERBS)})")
 
 

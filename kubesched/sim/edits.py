@@ -61,7 +61,6 @@ class KillLeader:
 
 
 Edit = Create | Update | Delete | Cordon | Uncordon | KillLeader
-EDIT_TYPES = (Create, Update, Delete, Cordon, Uncordon, KillLeader)
 
 
 def describe(edit: Edit) -> str:

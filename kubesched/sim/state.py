@@ -242,7 +242,3 @@ def capture_events(api: Any) -> tuple[EventState, ...]:
         out.append(EventState(ev.type, ev.reason, f"{ref.kind} {name}", ev.message, ev.count,
                               ev.first_timestamp, ev.last_timestamp, source))
     return tuple(out)
-
-
-def is_node(obj: Any) -> bool:
-    return isinstance(obj, Node)

@@ -123,7 +123,11 @@ def set_cluster_text(text: str) -> None:
 
 
 def _new_simulation(source: str | Path) -> Simulation:
-    sim = Simulation.from_yaml(source, seed=SEED)
+    return _eager(Simulation.from_yaml(source, seed=SEED))
+
+
+def _eager(sim: Simulation) -> Simulation:
+    """``sim`` run to its end and rewound to 0 when it is small (``EAGER_LIMIT``), else as is."""
     if _small(sim):
         sim.run_until_idle()
         sim.seek(0)
@@ -195,11 +199,8 @@ def reset() -> None:
     """Rebuild the simulation from its inputs (edits dropped, cursor at 0)."""
     sim = current()
     inputs = sim.inputs
-    fresh = Simulation(inputs, trace=sim.tracing, horizon=sim.horizon, max_events=sim.max_events)
-    if _small(fresh):
-        fresh.run_until_idle()
-        fresh.seek(0)
-    st.session_state[SIM] = fresh
+    st.session_state[SIM] = _eager(Simulation(inputs, trace=sim.tracing, horizon=sim.horizon,
+                                              max_events=sim.max_events))
 
 
 def on_pick_cluster() -> None:

@@ -53,7 +53,3 @@ def plugin_colour(name: str) -> str:
     if name in PLUGIN_COLOURS:
         return PLUGIN_COLOURS[name]
     return _PLUGIN_PALETTE[sum(map(ord, name)) % len(_PLUGIN_PALETTE)]
-
-
-def queue_colour(name: str) -> str:
-    return QUEUE_COLOURS.get(name, OKABE_ITO["grey"])

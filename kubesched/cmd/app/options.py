@@ -17,7 +17,6 @@ the API client is the in-memory API server; the leader-election identity is
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -127,8 +126,3 @@ def _serving(address: str, flag_host: str, flag_port: int, name: str) -> Serving
     if port == 0:
         return None
     return ServingInfo(name, host, port)
-
-
-def with_config(options: Options, config: KubeSchedulerConfiguration) -> Options:
-    """Options whose ``--config`` is an already loaded configuration."""
-    return dataclasses.replace(options, config_file=config)

@@ -44,7 +44,6 @@ BINDING_PHASES = ("WaitOnPermit", "BindVolumes", "PreBind", "Bind", "PostBind")
 FAILURE_PHASES = ("Unreserve",)
 ALL_PHASES = SCHEDULING_PHASES + BINDING_PHASES + FAILURE_PHASES
 # Markers drawn on their own lane (not phases of their own upstream).
-MARKERS = ("FinishBinding", "Forget")
 LANES = ALL_PHASES[:8] + ("FinishBinding", "PostBind", "Unreserve", "Forget")
 
 STAGE_OF = {**{p: "scheduling" for p in SCHEDULING_PHASES}, **{p: "binding" for p in BINDING_PHASES},

@@ -34,7 +34,6 @@ ZONE_LABELS = ("topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io
 REGION_LABELS = ("topology.kubernetes.io/region", "failure-domain.beta.kubernetes.io/region")
 NO_ZONE, NO_REGION = "(no zone)", "(no region)"
 CORE_RESOURCES = ("cpu", "memory", "pods", "ephemeral-storage")
-LAYERS = ("region", "zone", "node", "pod")
 LAYER_COLOURS = {"region": OKABE_ITO["grey"], "zone": OKABE_ITO["sky_blue"], "node": OKABE_ITO["blue"]}
 NODE_TAINTED_COLOUR = OKABE_ITO["yellow"]
 POD_PENDING_COLOUR = OKABE_ITO["grey"]

@@ -39,7 +39,6 @@ from kubesched.ui.theme import OKABE_ITO, QUEUE_COLOURS, QUEUE_GLYPHS
 ACTIVE_Q, BACKOFF_Q, UNSCHEDULABLE_Q = "activeQ", "podBackoffQ", "unschedulableQ"
 IN_FLIGHT, BOUND = "inFlight", "bound"
 NEW, GONE = "new", "gone"                       # outside the queue: before Add, after Delete
-SUB_QUEUES: Final = (ACTIVE_Q, BACKOFF_Q, UNSCHEDULABLE_Q)
 PLACES: Final = (ACTIVE_Q, BACKOFF_Q, UNSCHEDULABLE_Q, IN_FLIGHT, BOUND)
 STATES: Final = (NEW, ACTIVE_Q, IN_FLIGHT, BOUND, BACKOFF_Q, UNSCHEDULABLE_Q, GONE)
 
