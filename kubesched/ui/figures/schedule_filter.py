@@ -116,50 +116,48 @@ def _deciding_pass(passes: list[list]) -> list:
 
 def filter_matrix(records: Sequence[Record], plugins: Sequence[str] = ()) -> FilterMatrix:
     """The Filter matrix of one cycle's ``records`` (visible part); ``plugins`` = profile order."""
-    window = _window(records, "Filter")
-    passes = _node_passes(window)
-    columns = list(plugins)
-    for p in passes.values():
-        for _, calls in enumerate(p):
-            for plugin, _call in calls:
-                if plugin not in columns:
-                    columns.append(plugin)
+    passes = _node_passes(_window(records, "Filter"))
     extenders = [r for r in records if r.kind is Kind.EXTENDER_CALL and isinstance(r.data, ExtenderCall)
                  and r.data.verb == "Filter"]
-    for r in extenders:
-        name = f"extender {r.data.extender}"
-        if name not in columns:
-            columns.append(name)
+    columns = _columns(plugins, passes, extenders)
     walk = first_of(records, Kind.FILTER_WALK)
     feasible = first_of(records, Kind.FEASIBLE_NODES)
-    nodes = list(passes)
     not_visited = walk.data.not_visited if walk is not None and isinstance(walk.data, FilterWalk) else ()
-    nodes += [n for n in not_visited if n not in passes]
-    codes, reasons, stopped, status = [], [], [], []
-    for node in nodes:
-        row, why = [theme.FILTER_NOT_EVALUATED] * len(columns), [""] * len(columns)
-        stop, stop_code = "", ""
-        if node in passes:
-            for plugin, call in _deciding_pass(passes[node]):
-                j = columns.index(plugin)
-                if call.code == "Success":
-                    row[j] = theme.FILTER_PASS
-                else:
-                    row[j], why[j] = theme.FILTER_FAIL, "; ".join(call.reasons)
-                    stop, stop_code = plugin, call.code
-                    break
-            if not stop:
-                stop, stop_code = _extender_cells(extenders, node, columns, row, why)
-        else:
-            row = [theme.FILTER_NOT_VISITED] * len(columns)
-        codes.append(tuple(row))
-        reasons.append(tuple(why))
-        stopped.append(stop)
-        status.append(stop_code)
-    return FilterMatrix(tuple(nodes), tuple(columns), tuple(codes), tuple(reasons), tuple(stopped),
-                        tuple(status),
-                        feasible.data.num_nodes_to_find if feasible is not None and isinstance(
-                            feasible.data, FeasibleNodes) else None)
+    nodes = list(passes) + [n for n in not_visited if n not in passes]
+    unvisited_row = ([theme.FILTER_NOT_VISITED] * len(columns), [""] * len(columns), "", "")
+    rows = [_visited_row(passes[node], extenders, node, columns) if node in passes else unvisited_row
+            for node in nodes]
+    num_nodes_to_find = feasible.data.num_nodes_to_find if feasible is not None and isinstance(
+        feasible.data, FeasibleNodes) else None
+    return FilterMatrix(tuple(nodes), tuple(columns), tuple(tuple(r[0]) for r in rows),
+                        tuple(tuple(r[1]) for r in rows), tuple(r[2] for r in rows), tuple(r[3] for r in rows),
+                        num_nodes_to_find)
+
+
+def _columns(plugins: Sequence[str], passes: dict[str, list[list]], extenders: Sequence[Record]) -> list[str]:
+    """The profile's Filter plugins, then any other plugin called, then the Filter extenders."""
+    columns = list(plugins)
+    called = [plugin for node_passes in passes.values() for calls in node_passes for plugin, _call in calls]
+    for name in called + [f"extender {r.data.extender}" for r in extenders]:
+        if name not in columns:
+            columns.append(name)
+    return columns
+
+
+def _visited_row(node_passes: list[list], extenders: Sequence[Record], node: str,
+                 columns: list[str]) -> tuple[list[int], list[str], str, str]:
+    """(codes, reasons, stopping plugin, its Status code) of a node the walk filtered: the plugins
+    of its deciding pass up to the first failure, then the extenders if every plugin passed."""
+    row, why = [theme.FILTER_NOT_EVALUATED] * len(columns), [""] * len(columns)
+    for plugin, call in _deciding_pass(node_passes):
+        j = columns.index(plugin)
+        if call.code == "Success":
+            row[j] = theme.FILTER_PASS
+            continue
+        row[j], why[j] = theme.FILTER_FAIL, "; ".join(call.reasons)
+        return row, why, plugin, call.code
+    stop, stop_code = _extender_cells(extenders, node, columns, row, why)
+    return row, why, stop, stop_code
 
 
 def _extender_cells(extenders: Sequence[Record], node: str, columns: list[str], row: list[int],
