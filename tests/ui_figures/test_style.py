@@ -6,7 +6,13 @@ import plotly.graph_objects as go
 import pytest
 
 from kubesched.ui import theme
-from kubesched.ui.figures.style import FONT, PAPER, outcome_colorscale, plain_layout
+from kubesched.ui.figures.style import (
+    FONT,
+    PAPER,
+    outcome_colorscale,
+    plain_layout,
+    stepwise_colorscale,
+)
 
 
 def test_outcome_colorscale_has_one_flat_band_per_code() -> None:
@@ -18,6 +24,15 @@ def test_outcome_colorscale_has_one_flat_band_per_code() -> None:
         assert scale[2 * code] == [code / n, colour]
         assert scale[2 * code + 1] == [(code + 1) / n, colour]
     assert scale[0][0] == 0 and scale[-1][0] == 1
+
+
+@pytest.mark.parametrize(("colours", "expected"), [
+    ((), []),
+    (("#000",), [[0.0, "#000"], [1.0, "#000"]]),
+    (("a", "b"), [[0.0, "a"], [0.5, "a"], [0.5, "b"], [1.0, "b"]]),
+])
+def test_stepwise_colorscale(colours: tuple[str, ...], expected: list[list[object]]) -> None:
+    assert stepwise_colorscale(colours) == expected
 
 
 @pytest.mark.parametrize(("title", "top", "text"), [(None, 10, None), ("", 10, ""), ("Scores", 40, "Scores")])

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from html import escape
 
 import plotly.graph_objects as go
 
@@ -303,8 +304,8 @@ def timeline_figure(steps: Sequence[BindingStep], cursor: int, lang: str = "en")
             text=[f"{glyph} {s.code or '…'}" for s in chosen], textposition="outside", textangle=0,
             cliponaxis=False, textfont={"color": "#222222"},
             name=f"{glyph} {t(f'binding.outcome.{outcome}', lang)}",
-            customdata=[[s.func, _span(s.start_time, s.end_time), " ".join(x for x in (s.message, s.detail) if x)]
-                        for s in chosen],
+            customdata=[[s.func, _span(s.start_time, s.end_time),
+                         escape(" ".join(x for x in (s.message, s.detail) if x), quote=False)] for s in chosen],
             hovertemplate="<b>%{y}</b> %{customdata[0]}<br>%{customdata[1]}<br>%{customdata[2]}<extra></extra>"))
     fig.add_vline(x=cursor, line={"color": OKABE_ITO["black"], "dash": "dot", "width": 2})
     present = [p for p in LANES if any(s.phase == p for s in steps)]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from html import escape
 from typing import Any
 
 import plotly.graph_objects as go
@@ -43,6 +44,7 @@ from kubesched.scheduler.profile.profile import ProfileError
 from kubesched.sim.scenario import ScenarioError
 from kubesched.sim.simulation import Simulation
 from kubesched.sim.state import PHASE_BOUND, PHASE_RUNNING, SimState
+from kubesched.ui.figures.style import stepwise_colorscale
 from kubesched.ui.i18n import t
 from kubesched.ui.theme import OKABE_ITO
 
@@ -155,10 +157,7 @@ def plugin_matrix_figure(config: KubeSchedulerConfiguration, profile_index: int 
     """Heatmap plugin × extension point (discrete colours, fixed zmin/zmax, glyph + weight as text)."""
     plugins, points, codes, texts = plugin_matrix(config, profile_index)
     n = len(CELL_STYLE)
-    scale = []  # stepwise: code c owns [c/n, (c+1)/n], and z=c lands mid-band with zmin=-0.5
-    for code in range(n):
-        colour = CELL_STYLE[code][1]
-        scale += [[code / n, colour], [(code + 1) / n, colour]]
+    scale = stepwise_colorscale([CELL_STYLE[code][1] for code in range(n)])
     hover = [[f"{p} · {e}: {t(f'config.cell.{c}', lang)}" for e, c in zip(points, row)]
              for p, row in zip(plugins, codes)]
     fig = go.Figure(go.Heatmap(
@@ -300,7 +299,7 @@ def placement_figure(a: SimState, b: SimState, lang: str = "en") -> go.Figure:
             x=nodes, y=[len(per_node[n]) for n in nodes], name=t("config.run", lang, label=label),
             marker={"color": colour, "pattern": {"shape": pattern}, "line": {"color": "#333333", "width": 1}},
             text=[len(per_node[n]) for n in nodes], textposition="outside",
-            customdata=["<br>".join(per_node[n]) or "—" for n in nodes],
+            customdata=["<br>".join(escape(p, quote=False) for p in per_node[n]) or "—" for n in nodes],
             hovertemplate="%{x}<br>%{customdata}<extra>" + label + "</extra>"))
     fig.update_layout(barmode="group", height=360, margin={"l": 10, "r": 10, "t": 30, "b": 10},
                       yaxis={"title": t("config.axis.pods", lang), "dtick": 1, "automargin": True},

@@ -147,7 +147,7 @@ def timeline_figure(steps: Sequence[TimelineStep], *, show_future: bool = True, 
                 marker={"size": 12, "color": colour, "line": {"color": OKABE_ITO["black"], "width": 1},
                         "symbol": [TRANSITION_SYMBOLS.get(s.step, "circle") if s.kind == "election" else "circle"
                                    for _, s in lane]},
-                hovertext=[_hover(f"t={s.time:g}s · {s.func}<br>{s.message}") for _, s in lane], hoverinfo="text",
+                hovertext=[f"t={s.time:g}s · {s.func}<br>{_hover(s.message)}" for _, s in lane], hoverinfo="text",
                 name=f"{name}" if past else f"{name} ({t('startup.later', lang)})", legendgroup=name))
     boundary = next((i for i, s in enumerate(shown) if not s.past), None)
     if boundary is not None and boundary > 0:
