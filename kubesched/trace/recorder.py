@@ -246,24 +246,23 @@ class TraceRecorder:
         """
         if not self.enabled:
             return
-        key = self._pod_key(call.pod)
-        phase = self._phase.get(key, "") if key is not None else ""
-        cycle, profile = self._context(key)
+        pod = call.pod
+        last_pod, key = self._last_pod
+        if pod is not last_pod or pod is None:
+            key = pod_key(pod)
+            self._last_pod = (pod, key)
+        if key is not None:
+            phase = self._phase.get(key, "")
+            ctx = self._ctx.get(key) or self._active
+        else:
+            phase, ctx = "", self._active
+        cycle, profile = ctx
         if call.extension_point == _SCORE:
             self._score_row(key, (call.node, call.plugin, call.score, call.normalized_score, call.weight,
                                   call.weighted_score))
-        trace = self._trace
-        trace._append_lazy((_build_plugin_call, len(trace), self._now(), cycle, key, profile or call.profile or None,
-                            call.node or None, call, phase), cycle)
-
-    def _pod_key(self, pod: Any) -> str | None:
-        """``pod_key``, remembered for the last pod asked about (pods are immutable)."""
-        last_pod, last_key = self._last_pod
-        if pod is last_pod and pod is not None:
-            return last_key
-        key = pod_key(pod)
-        self._last_pod = (pod, key)
-        return key
+        clock, trace = self.clock, self._trace
+        trace._append_lazy((_build_plugin_call, len(trace), float(clock.now()) if clock is not None else 0.0, cycle,
+                            key, profile or call.profile or None, call.node or None, call, phase), cycle)
 
     def _score_row(self, key: str | None, row: tuple) -> None:
         rows_key, rows = self._score_rows

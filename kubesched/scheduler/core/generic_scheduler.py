@@ -255,40 +255,42 @@ class GenericScheduler:
         if not prof.framework.has_filter_plugins():
             filtered = [info.node for info in all_nodes[:num_to_find]]
             self.next_start_node_index = (start + len(filtered)) % n
-            self._walk_done(pod, start, [i for i in range(len(filtered))], filtered, [], all_nodes, False)
+            if self.observer is not None:
+                taken = len(filtered)  # positions 0 .. taken-1, whatever the start
+                not_visited = [all_nodes[(start + i) % n].node_name() for i in range(n)
+                               if (start + i) % n >= taken]
+                self._walk_done(pod, start, not_visited, filtered, [], False)
             return filtered
         filtered: list[Node] = []
         failed: list[str] = []
-        visited: list[int] = []
+        checked = 0  # nodes handed to the filters: positions start .. start+checked-1 (mod n)
+        passes = self.pod_passes_filters_on_node
         try:
             for i in range(n):
-                index = (start + i) % n
-                info = all_nodes[index]
-                visited.append(index)
-                fits, status = self.pod_passes_filters_on_node(prof, state, pod, info)
+                info = all_nodes[(start + i) % n]
+                checked = i + 1
+                fits, status = passes(prof, state, pod, info)
                 if fits:
                     filtered.append(info.node)
                     if len(filtered) >= num_to_find:
                         break
-                elif not is_success(status):
+                elif status is not None and status.code != Code.SUCCESS:
                     statuses[info.node.metadata.name] = status
                     failed.append(info.node.metadata.name)
         finally:
             processed = len(filtered) + len(statuses)
             self.next_start_node_index = (start + processed) % n
-            self._walk_done(pod, start, visited, filtered, failed, all_nodes, True)
+            if self.observer is not None:
+                not_visited = [all_nodes[(start + i) % n].node_name() for i in range(checked, n)]
+                self._walk_done(pod, start, not_visited, filtered, failed, True)
         return filtered
 
-    def _walk_done(self, pod: Pod, start: int, visited: list[int], filtered: list[Node], failed: list[str],
-                   all_nodes: list[NodeInfo], has_filter_plugins: bool) -> None:
-        if self.observer is None:
-            return
-        seen = set(visited)
+    def _walk_done(self, pod: Pod, start: int, not_visited: list[str], filtered: list[Node], failed: list[str],
+                   has_filter_plugins: bool) -> None:
         self._notify("filter_walk_done", pod=pod, start_index=start, processed=len(filtered) + len(failed),
                      feasible=[node.metadata.name for node in filtered], failed=list(failed),
-                     not_visited=[all_nodes[(start + i) % len(all_nodes)].node_name()
-                                  for i in range(len(all_nodes)) if (start + i) % len(all_nodes) not in seen],
-                     next_start_node_index=self.next_start_node_index, has_filter_plugins=has_filter_plugins)
+                     not_visited=not_visited, next_start_node_index=self.next_start_node_index,
+                     has_filter_plugins=has_filter_plugins)
 
     def find_nodes_that_pass_extenders(self, pod: Pod, filtered: list[Node],
                                        statuses: dict[str, Status]) -> list[Node]:
@@ -353,20 +355,24 @@ class GenericScheduler:
         ``FrameworkError`` (upstream returns it as the error).
         """
         fwk = prof.framework
+        added, state_with, info_with = self.add_nominated_pods(prof, pod, state, node_info)
+        if info_with is node_info:  # no nominated pods on the node: pass 0 only, on the originals
+            status = merge_statuses(fwk.run_filter_plugins(state_with, pod, node_info))
+            if status is None:
+                return True, None
+            if status.code != Code.SUCCESS and not status.is_unschedulable():
+                raise status.as_error()
+            return status.code == Code.SUCCESS, status
         status: Optional[Status] = None
-        added: list[Pod] = []
-        has_nominated = False
         for pass_index in (0, 1):
-            state_to_use, info_to_use = state, node_info
-            if pass_index == 0:
-                added, state_to_use, info_to_use = self.add_nominated_pods(prof, pod, state, node_info)
-                has_nominated = info_to_use is not node_info
-            elif not added or not is_success(status):
-                break
+            state_to_use, info_to_use = state_with, info_with
+            if pass_index == 1:
+                if not added or not is_success(status):
+                    break
+                state_to_use, info_to_use = state, node_info
             status = merge_statuses(fwk.run_filter_plugins(state_to_use, pod, info_to_use))
-            if has_nominated:
-                self._notify("nominated_pods_pass", pod=pod, node=node_info.node_name(), pass_index=pass_index,
-                             nominated_pods_added=list(added) if pass_index == 0 else [], status=status)
+            self._notify("nominated_pods_pass", pod=pod, node=node_info.node_name(), pass_index=pass_index,
+                         nominated_pods_added=list(added) if pass_index == 0 else [], status=status)
             if not is_success(status) and not status.is_unschedulable():
                 raise status.as_error()
         return is_success(status), status
@@ -382,8 +388,12 @@ class GenericScheduler:
         scores_map, status = fwk.run_score_plugins(state, pod, nodes)
         if not is_success(status):
             raise status.as_error()
-        result = [NodeScore(node.metadata.name, sum(scores[i].score for scores in scores_map.values()))
-                  for i, node in enumerate(nodes)]
+        columns = list(scores_map.values())  # one list per plugin, each in the order of ``nodes``
+        if columns:
+            result = [NodeScore(node.metadata.name, sum([ns.score for ns in row]))
+                      for node, row in zip(nodes, zip(*columns))]
+        else:
+            result = [NodeScore(node.metadata.name, 0) for node in nodes]
         combined: dict[str, int] = {}
         if self.extenders and nodes is not None:
             for extender in self.extenders:

@@ -274,12 +274,13 @@ class Framework:
     def run_filter_plugins(self, state: Any, pod: Any, node_info: Any) -> PluginToStatus:
         """``RunFilterPlugins``: plugin name → non-success status (empty: the node fits)."""
         statuses: PluginToStatus = {}
-        observe = self.observer is not None
+        observer = self.observer
+        node_name = _node_name(node_info) if observer is not None else ""
         for pl in self.plugins_by_point["filter"]:
             status = pl.filter(state, pod, node_info)
-            if observe:
-                self._observe(FILTER, pl, pod, _node_name(node_info), status)
-            if not is_success(status):
+            if observer is not None:
+                observer(PluginCall(FILTER, pl.name(), pod, node_name, status, profile=self.profile_name))
+            if status is not None and status.code != Code.SUCCESS:
                 if not status.is_unschedulable():
                     return {pl.name(): _error(f"running {go_quote(pl.name())} filter plugin for pod "
                                               f"{go_quote(_pod_name(pod))}: {status.message()}")}
