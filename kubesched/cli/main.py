@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Optional, Sequence, TextIO
+from typing import TextIO
 
 from kubesched.api.load import LoadError, load_files
 
@@ -53,7 +54,7 @@ def _configure_validate(parser: argparse.ArgumentParser) -> None:
 
 @command("validate", "check cluster manifests; print one line per problem (exit 1 on errors)",
          _configure_validate)
-def run_validate(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
+def run_validate(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     groups = [args.files] if args.together else [[f] for f in args.files]
     failed = False
@@ -87,7 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

@@ -89,6 +89,12 @@ class View:
         cycle = self.cycle_of(pod)
         return [r for r in self.sim.trace.for_cycle(cycle) if r.seq < self.sim.cursor]
 
+    def node_state(self, name: str) -> Any:
+        found = self.state.node(name)
+        if found is None:
+            raise ClaimError(f"no node {name}")
+        return found
+
     def pod_state(self, pod: str) -> Any:
         ns, name = pod.split("/", 1)
         found = self.state.pod(ns, name)
@@ -379,16 +385,12 @@ def _binding(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
 
 
 def _holds(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
-    node = view.state.node(a[0])
-    if node is None:
-        raise ClaimError(f"no node {a[0]}")
+    node = view.node_state(a[0])
     return pod_key(a[1]) in node.pods, str(list(node.pods))
 
 
 def _requests(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
-    node = view.state.node(a[0])
-    if node is None:
-        raise ClaimError(f"no node {a[0]}")
+    node = view.node_state(a[0])
     return node.requested_of(a[1]) == a[2], node.requested_of(a[1])
 
 
