@@ -117,3 +117,18 @@ def test_cycle_records_same_from_a_trace_and_from_a_slice() -> None:
     assert cycle_records(trace, 1) == cycle_records(tuple(records), 1)
     assert cycle_records(trace, 7) == [] == cycle_records(records, 7)
     assert fs.cycle_records is cycle_records
+
+
+# -- queues / configuration --------------------------------------------------------------------------
+def test_counts_summary_lists_every_place_with_glyph_and_count() -> None:
+    from kubesched.ui.figures import queues as fq
+    sample = fq.CountSample(4, 1.0, (2, 0, 1, 0, 3))
+    assert fq.counts_summary(sample) == "▶ activeQ 2 · ⏸ podBackoffQ 0 · ⛔ unschedulableQ 1 · ⚙ inFlight 0 · ✓ bound 3"
+
+
+def test_node_count_counts_only_nodes() -> None:
+    from kubesched.ui.figures import configuration as fcfg
+    node = type("Node", (), {})
+    pod = type("Pod", (), {})
+    assert fcfg.node_count([node(), pod(), node(), pod()]) == 2
+    assert fcfg.node_count([]) == 0

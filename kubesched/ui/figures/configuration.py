@@ -68,6 +68,11 @@ COMPARE_ERRORS = (ConfigError, LoadError, ScenarioError, ProfileError, Algorithm
 
 
 # -- one configuration ------------------------------------------------------------------------------
+def node_count(objects: Sequence[Any]) -> int:
+    """How many Nodes the cluster's objects hold (what numFeasibleNodesToFind is computed for)."""
+    return sum(type(o).__name__ == "Node" for o in objects)
+
+
 def settings_rows(config: KubeSchedulerConfiguration, num_nodes: int, lang: str = "en") -> list[dict]:
     """The scalar settings a learner tunes, with what they mean for this cluster."""
     pct = config.percentage_of_nodes_to_score

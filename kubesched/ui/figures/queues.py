@@ -192,6 +192,11 @@ def counts_at(samples: Sequence[CountSample], cursor: int) -> CountSample:
     return last
 
 
+def counts_summary(sample: CountSample) -> str:
+    """``▶ activeQ 2 · ⏸ podBackoffQ 0 · …``: every place with its glyph and count."""
+    return " · ".join(f"{state_glyph(p)} {p} {sample.count(p)}" for p in PLACES)
+
+
 def transition_counts(records: Iterable[Record]) -> Counter[tuple[str, str]]:
     """How many times each state-machine edge was taken."""
     tally: Counter[tuple[str, str]] = Counter()

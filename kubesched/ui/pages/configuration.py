@@ -76,7 +76,7 @@ st.title(t("config.title", lang))
 st.markdown(t("config.intro", lang))
 st.caption(t("config.source.given" if sim.inputs.config_given else "config.source.default", lang))
 
-num_nodes = sum(type(o).__name__ == "Node" for o in sim.inputs.objects)
+num_nodes = fig.node_count(sim.inputs.objects)
 left, right = st.columns([3, 2])
 with left:
     st.subheader(t("config.settings", lang))

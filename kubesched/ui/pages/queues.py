@@ -29,8 +29,7 @@ axis = st.radio(t("queues.axis", lang), AXES, key="queues_axis", horizontal=True
                 format_func=lambda a: t(f"queues.axis_{a}", lang))
 st.plotly_chart(fig.counts_figure(trace, cursor, sim.time, axis=axis, lang=lang), key="queues_counts", theme=None)
 now = fig.counts_at(fig.count_samples(trace), cursor)
-summary = " · ".join(f"{fig.state_glyph(p)} {p} {now.count(p)}" for p in fig.PLACES)
-st.text(t("queues.now", lang, time=sim.time, summary=summary))
+st.text(t("queues.now", lang, time=sim.time, summary=fig.counts_summary(now)))
 
 st.subheader(t("queues.moves_header", lang))
 rows = fig.move_rows(trace[:cursor])
