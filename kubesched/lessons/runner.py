@@ -13,7 +13,12 @@ from typing import Any
 
 from kubesched.lessons.claims import pod_key
 from kubesched.lessons.format import Goto, Lesson, LessonError, Step
-from kubesched.sim.scenario import split_source
+from kubesched.sim.scenario import (
+    SCENARIO_API_VERSION,
+    SCENARIO_KIND,
+    dump,
+    split_source,
+)
 from kubesched.sim.simulation import Simulation
 
 
@@ -63,13 +68,8 @@ def _land(sim: Simulation, cursor: int, settle: bool) -> None:
 
 
 def _action(sim: Simulation, goto: Goto) -> None:
-    item = dict(goto.action)
-    text = "apiVersion: kubesched/v1alpha1\nkind: Scenario\nspec:\n  actions: []\n"
-    import yaml  # local: only actions need it
-
-    doc = yaml.safe_load(text)
-    doc["spec"]["actions"] = [item]
-    _, scenario = split_source(yaml.safe_dump(doc, sort_keys=False), "lesson action")
+    doc = {"apiVersion": SCENARIO_API_VERSION, "kind": SCENARIO_KIND, "spec": {"actions": [dict(goto.action)]}}
+    _, scenario = split_source(dump(doc), "lesson action")
     assert scenario is not None
     action = scenario.actions[0]
     if action.at > sim.time:

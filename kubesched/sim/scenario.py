@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -336,3 +336,8 @@ def scenario_document(scenario: Scenario) -> dict[str, Any]:
 def dump(data: Any) -> str:
     """Block-style YAML with keys in the given order (quoted where YAML 1.1 would misread)."""
     return yaml.safe_dump(data, sort_keys=False, default_flow_style=False, allow_unicode=True)
+
+
+def join_documents(parts: Iterable[str]) -> str:
+    """One multi-document YAML text: the non-blank ``parts`` without their edge newlines, ``---`` between."""
+    return "\n---\n".join(p.strip("\n") for p in parts if p.strip()) + "\n"

@@ -56,7 +56,13 @@ from kubesched.sim import state as st
 from kubesched.sim.edits import Edit, describe
 from kubesched.sim.engine import CHECKPOINT_LIMIT, AppliedEdit, EditError, Engine, Mark
 from kubesched.sim.inputs import CONFIG_KIND, Inputs, load_inputs
-from kubesched.sim.scenario import Action, ScenarioError, dump, scenario_document
+from kubesched.sim.scenario import (
+    Action,
+    ScenarioError,
+    dump,
+    join_documents,
+    scenario_document,
+)
 from kubesched.trace import Kind, Trace
 from kubesched.trace import digest as trace_digest
 
@@ -314,7 +320,7 @@ class Simulation:
         elif inputs.config_given and not inputs.loaded_config_in_text:
             parts.append(f"# {CONFIG_KIND} given as an object: not written (the reloaded run uses the defaults)")
         parts.append(dump(scenario_document(scenario)))
-        return "\n---\n".join(p.strip("\n") for p in parts if p.strip()) + "\n"
+        return join_documents(parts)
 
 
 def _tidy(text: str) -> str:

@@ -8,7 +8,7 @@ from kubesched.api.load import LoadError
 from kubesched.scheduler.apis.config.scheme import ConfigError
 from kubesched.sim import Simulation
 from kubesched.sim.edits import Cordon, Create, Delete, KillLeader, Uncordon, Update
-from kubesched.sim.scenario import ScenarioError, split_source
+from kubesched.sim.scenario import ScenarioError, join_documents, split_source
 from kubesched.trace import Kind
 from tests.sim_run.clusters import SMALL, node, scenario
 from tests.sim_run.test_fork import CLUSTER, at_first_failure, big_node
@@ -161,3 +161,12 @@ def test_config_object_is_not_exported_and_says_so():
     sim = Simulation.from_yaml(SMALL, config=load_config(CONFIG))
     assert sim.inputs.config.percentage_of_nodes_to_score == 70
     assert "# KubeSchedulerConfiguration given as an object: not written" in sim.to_scenario_yaml()
+
+
+@pytest.mark.parametrize(("parts", "expected"), [
+    (["a: 1\n", "b: 2\n"], "a: 1\n---\nb: 2\n"),
+    (["\n\na: 1\n\n", "", "  \n", "b: 2"], "a: 1\n---\nb: 2\n"),
+    (["only: x"], "only: x\n"),
+])
+def test_join_documents(parts: list[str], expected: str) -> None:
+    assert join_documents(parts) == expected

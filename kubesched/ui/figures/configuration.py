@@ -20,7 +20,6 @@ from html import escape
 from typing import Any
 
 import plotly.graph_objects as go
-import yaml
 
 from kubesched.api.load import LoadError
 from kubesched.scheduler.apis.config import (
@@ -41,7 +40,7 @@ from kubesched.scheduler.profile.frameworks import (
     resolve_profiles,
 )
 from kubesched.scheduler.profile.profile import ProfileError
-from kubesched.sim.scenario import ScenarioError
+from kubesched.sim.scenario import ScenarioError, dump
 from kubesched.sim.simulation import Simulation
 from kubesched.sim.state import PHASE_BOUND, PHASE_RUNNING, SimState
 from kubesched.ui.figures.style import stepwise_colorscale
@@ -229,7 +228,7 @@ def config_text(document: Any) -> str:
     data = getattr(document, "data", document)
     if not isinstance(data, dict):
         return EMPTY_CONFIG_TEXT
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+    return dump(data)
 
 
 def active_config_text(sim: Simulation) -> str:

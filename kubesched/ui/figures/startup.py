@@ -24,7 +24,7 @@ from typing import Any, Final
 import plotly.graph_objects as go
 
 from kubesched.sim.edits import KillLeader
-from kubesched.sim.scenario import dump, scenario_document
+from kubesched.sim.scenario import dump, join_documents, scenario_document
 from kubesched.trace.records import Kind, Record
 from kubesched.trace.upstream import permalink
 from kubesched.ui.i18n import t
@@ -305,8 +305,8 @@ def with_replicas(inputs: Any, replicas: int) -> str:
     """
     scenario = replace(inputs.scenario, replicas=replicas, seed=inputs.seed,
                        actions=tuple(a for a in inputs.scenario.actions if a.after_event is None))
-    parts = [inputs.cluster_text.strip("\n")]
+    parts = [inputs.cluster_text]
     if inputs.config_document is not None:
-        parts.append(dump(inputs.config_document).strip("\n"))
-    parts.append(dump(scenario_document(scenario)).strip("\n"))
-    return "\n---\n".join(p for p in parts if p.strip()) + "\n"
+        parts.append(dump(inputs.config_document))
+    parts.append(dump(scenario_document(scenario)))
+    return join_documents(parts)
