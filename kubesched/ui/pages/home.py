@@ -4,6 +4,7 @@ import streamlit as st
 
 from kubesched.ui import session
 from kubesched.ui.figures.cluster import sample_card
+from kubesched.ui.figures.markup import md
 from kubesched.ui.i18n import t
 
 lang = session.lang()
@@ -15,7 +16,7 @@ columns = st.columns(3)
 for i, name in enumerate(session.sample_clusters()):
     card = sample_card(session.SAMPLE_DIR / name)
     with columns[i % 3].container(border=True):
-        st.markdown(f"**{name}**")
+        st.markdown(f"**{md(name)}**")
         st.text(card.headline)
         with st.expander(t("home.details", lang)):
             st.text(card.description)
@@ -40,7 +41,7 @@ if upload is not None:
         st.error(t("home.upload_errors", lang))
         st.code("\n".join(errors), language=None)
     elif session.cluster_source() == upload.name:
-        st.success(t("home.upload_ok", lang, name=upload.name))
+        st.success(t("home.upload_ok", lang, name=md(upload.name)))
 
 st.subheader(t("home.lessons", lang))
 st.markdown(t("home.lessons_text", lang))
