@@ -152,9 +152,14 @@ def _leader(view: View, q: Question) -> Answer:
     return Answer(tuple(hosts), frozenset([leader]))
 
 
+def _last_pick(view: View, pod: str) -> Any:
+    """The pod's last visible PREEMPTION_PICK record (None when preemption never picked for it)."""
+    return view.last(Kind.PREEMPTION_PICK, lambda r: r.pod == pod)
+
+
 def _preemption_node(view: View, q: Question) -> Answer:
     pod = _pod(q)
-    pick = view.last(Kind.PREEMPTION_PICK, lambda r: r.pod == pod)
+    pick = _last_pick(view, pod)
     if pick is None or not pick.node:
         raise QuizError(f"no preemption node for {pod}")
     return Answer(_options(pick.node, _node_names(view), size=6), frozenset([pick.node]))
@@ -162,7 +167,7 @@ def _preemption_node(view: View, q: Question) -> Answer:
 
 def _criterion(view: View, q: Question) -> Answer:
     pod = _pod(q)
-    pick = view.last(Kind.PREEMPTION_PICK, lambda r: r.pod == pod)
+    pick = _last_pick(view, pod)
     if pick is None:
         raise QuizError(f"no preemption pick for {pod}")
     return Answer(CRITERIA, frozenset([pick.data.criterion]))
