@@ -91,6 +91,7 @@ from kubesched.trace.records import (
     StartupStep,
     Trace,
     Victim,
+    lazy_builder,
 )
 
 __all__ = ["TraceRecorder", "object_ref", "pod_key"]
@@ -140,18 +141,20 @@ _plugin_location = functools.lru_cache(maxsize=None)(upstream.plugin_location)
 
 def _build_plugin_call(entry: tuple) -> Record:
     """The PLUGIN_CALL record of an entry appended by ``TraceRecorder.plugin_call``."""
-    _, seq, time, cycle, key, profile, node, call, phase = entry
-    status, point = call.status, call.extension_point
+    (_, seq, time, cycle, key, profile, node, plugin, point, phase, status, score, normalized, weight, weighted,
+     scores, timeout) = entry
     code, reasons = _status_code(status), _status_reasons(status)
     if point == _SCORE:
-        data = PluginCall(_SCORE, phase, code, reasons, call.score, call.normalized_score, call.weight,
-                          call.weighted_score)
+        data = PluginCall(_SCORE, phase, code, reasons, score, normalized, weight, weighted)
     elif point == _NORMALIZE:
-        data = PluginCall(_NORMALIZE, phase, code, reasons, weight=call.weight, scores=_pairs(call.scores))
+        data = PluginCall(_NORMALIZE, phase, code, reasons, weight=weight, scores=_pairs(scores))
     else:
-        data = PluginCall(point, phase, code, reasons, timeout=call.timeout)
-    file, func = _plugin_location(call.plugin, point)
-    return Record(seq, time, Kind.PLUGIN_CALL, cycle, key, profile, node, call.plugin, file, func, data)
+        data = PluginCall(point, phase, code, reasons, timeout=timeout)
+    file, func = _plugin_location(plugin, point)
+    return Record(seq, time, Kind.PLUGIN_CALL, cycle, key, profile, node, plugin, file, func, data)
+
+
+_PLUGIN_CALL = lazy_builder(_build_plugin_call)
 
 
 class TraceRecorder:
@@ -261,8 +264,10 @@ class TraceRecorder:
             self._score_row(key, (call.node, call.plugin, call.score, call.normalized_score, call.weight,
                                   call.weighted_score))
         clock, trace = self.clock, self._trace
-        trace._append_lazy((_build_plugin_call, len(trace), float(clock.now()) if clock is not None else 0.0, cycle,
-                            key, profile or call.profile or None, call.node or None, call, phase), cycle)
+        trace._append_lazy((_PLUGIN_CALL, len(trace), float(clock.now()) if clock is not None else 0.0, cycle,
+                            key, profile or call.profile or None, call.node or None, call.plugin,
+                            call.extension_point, phase, call.status, call.score, call.normalized_score,
+                            call.weight, call.weighted_score, call.scores, call.timeout), cycle)
 
     def _score_row(self, key: str | None, row: tuple) -> None:
         rows_key, rows = self._score_rows

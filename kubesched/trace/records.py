@@ -15,7 +15,7 @@ never engine objects, so a trace can be serialized, compared and digested.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Union, overload
 
@@ -380,6 +380,15 @@ class Record:
 KindFilter = Union[Kind, Iterable[Kind], None]
 
 
+_LAZY_BUILDERS: list[Callable[[tuple], Record]] = []
+
+
+def lazy_builder(build: Callable[[tuple], Record]) -> int:
+    """Register ``build(entry) -> Record`` for ``Trace._append_lazy`` entries; returns its number."""
+    _LAZY_BUILDERS.append(build)
+    return len(_LAZY_BUILDERS) - 1
+
+
 class Trace(Sequence[Record]):
     """An append-only sequence of records, indexed by cycle for the views.
 
@@ -387,9 +396,11 @@ class Trace(Sequence[Record]):
     an index built while appending.
 
     Internally an entry may be held *unbuilt* (``_append_lazy``): a tuple whose first item
-    is a function turning that tuple into the ``Record``. It is built the first time it is
-    read and replaced by the Record, so readers only ever see Records (the recorder uses
-    this for the many per-node plugin calls; the content is the same as built eagerly).
+    is the number ``lazy_builder`` gave the function that turns that tuple into the
+    ``Record``. It is built the first time it is read and replaced by the Record, so readers
+    only ever see Records (the recorder uses this for the many per-node plugin calls; the
+    content is the same as built eagerly). A tuple of plain values is one small object that
+    the garbage collector stops tracking, where a Record and its payload are two tracked ones.
     """
 
     __slots__ = ("_by_cycle", "_records")
@@ -409,7 +420,7 @@ class Trace(Sequence[Record]):
         self._records.append(record)
 
     def _append_lazy(self, entry: tuple, cycle: int | None) -> None:
-        """Add the next record unbuilt: ``entry[0](entry)`` builds it (seq = current length)."""
+        """Add the next record unbuilt: builder number ``entry[0]`` builds it (seq = current length)."""
         if cycle is not None:
             self._by_cycle.setdefault(cycle, []).append(len(self._records))
         self._records.append(entry)
@@ -417,14 +428,14 @@ class Trace(Sequence[Record]):
     def _get(self, index: int) -> Record:
         record = self._records[index]
         if type(record) is not Record:
-            record = self._records[index] = record[0](record)
+            record = self._records[index] = _LAZY_BUILDERS[record[0]](record)
         return record
 
     def _build_all(self) -> list[Record]:
         records = self._records
         for i, record in enumerate(records):
             if type(record) is not Record:
-                records[i] = record[0](record)
+                records[i] = _LAZY_BUILDERS[record[0]](record)
         return records
 
     def __len__(self) -> int:
@@ -446,7 +457,7 @@ class Trace(Sequence[Record]):
         while i < len(records):
             record = records[i]
             if type(record) is not Record:
-                record = records[i] = record[0](record)
+                record = records[i] = _LAZY_BUILDERS[record[0]](record)
             yield record
             i += 1
 
