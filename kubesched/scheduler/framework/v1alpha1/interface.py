@@ -159,6 +159,35 @@ class FilterPlugin(Plugin, Protocol):
 
 
 @runtime_checkable
+class FilterShortcut(Protocol):
+    """Not upstream: a Filter plugin that knows from the pod alone that its Filter passes everywhere.
+
+    ``filter_passes_every_node(pod)`` True promises: ``filter(state, pod, node_info)``
+    returns None (Success) for every node_info with a node and every cycle state on which
+    this pod's PreFilter ran (clones with AddPod/RemovePod applied included). The framework
+    then skips those calls and records them as Success: same outcome and trace, less work
+    (as upstream's later PreFilter ``Skip`` does). Pods are immutable, so the answer is
+    asked once per pod.
+    """
+
+    def filter_passes_every_node(self, pod: "Pod") -> bool: ...
+
+
+@runtime_checkable
+class ScoreShortcut(Protocol):
+    """Not upstream: a Score plugin that knows, after PreScore, that every node gets one score.
+
+    ``constant_score(state, pod)`` an int promises: ``score(state, pod, node_name)``
+    returns ``(that int, None)`` for every node name of this cycle's snapshot, with this
+    state after PreScore ran on it. None: the score depends on the node. Asked once per
+    RunScorePlugins; the framework skips the calls and records them with that score.
+    NormalizeScore still runs.
+    """
+
+    def constant_score(self, state: "CycleState", pod: "Pod") -> Optional[int]: ...
+
+
+@runtime_checkable
 class PreScorePlugin(Plugin, Protocol):
     def pre_score(self, state: "CycleState", pod: "Pod", nodes: list["Node"]) -> Optional[Status]: ...
 
