@@ -57,6 +57,7 @@ import functools
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from kubesched.scheduler.framework.v1alpha1.plugin_calls import FilterCalls
 from kubesched.trace import upstream
 from kubesched.trace.records import (
     BindResult,
@@ -91,7 +92,6 @@ from kubesched.trace.records import (
     StartupStep,
     Trace,
     Victim,
-    lazy_builder,
 )
 
 __all__ = ["TraceRecorder", "object_ref", "pod_key"]
@@ -139,22 +139,32 @@ def _pairs(items: Iterable[tuple[Any, Any]]) -> tuple[tuple[Any, Any], ...]:
 _plugin_location = functools.lru_cache(maxsize=None)(upstream.plugin_location)
 
 
-def _build_plugin_call(entry: tuple) -> Record:
-    """The PLUGIN_CALL record of an entry appended by ``TraceRecorder.plugin_call``."""
-    (_, seq, time, cycle, key, profile, node, plugin, point, phase, status, score, normalized, weight, weighted,
-     scores, timeout) = entry
-    code, reasons = _status_code(status), _status_reasons(status)
-    if point == _SCORE:
-        data = PluginCall(_SCORE, phase, code, reasons, score, normalized, weight, weighted)
-    elif point == _NORMALIZE:
-        data = PluginCall(_NORMALIZE, phase, code, reasons, weight=weight, scores=_pairs(scores))
-    else:
-        data = PluginCall(point, phase, code, reasons, timeout=timeout)
-    file, func = _plugin_location(plugin, point)
-    return Record(seq, time, Kind.PLUGIN_CALL, cycle, key, profile, node, plugin, file, func, data)
+def _build_plugin_calls(head: tuple, calls: Iterable[Any], start: int) -> list[Record]:
+    """The PLUGIN_CALL records of a framework batch (``TraceRecorder.plugin_calls``), from seq ``start``."""
+    time, cycle, key, profile, phase = head
+    out = []
+    for seq, call in enumerate(calls, start):
+        point, status = call.extension_point, call.status
+        code, reasons = _status_code(status), _status_reasons(status)
+        if point == _SCORE:
+            data = PluginCall(_SCORE, phase, code, reasons, call.score, call.normalized_score, call.weight,
+                              call.weighted_score)
+        elif point == _NORMALIZE:
+            data = PluginCall(_NORMALIZE, phase, code, reasons, weight=call.weight, scores=_pairs(call.scores))
+        else:
+            data = PluginCall(point, phase, code, reasons, timeout=call.timeout)
+        file, func = _plugin_location(call.plugin, point)
+        out.append(Record(seq, time, Kind.PLUGIN_CALL, cycle, key, profile, call.node or None, call.plugin, file,
+                          func, data))
+    return out
 
 
-_PLUGIN_CALL = lazy_builder(_build_plugin_call)
+def _build_score_summary(envelope: tuple, batches: list[Any], extender_scores: tuple, scores: tuple,
+                         start: int) -> list[Record]:
+    """The SCORE_SUMMARY record: one row per Score call heard for the pod, then the totals."""
+    rows = tuple(ScoreRow(c.node, c.plugin, c.score, c.normalized_score, c.weight, c.weighted_score)
+                 for batch in batches for c in batch if c.extension_point == _SCORE)
+    return [Record(start, *envelope, ScoreSummary(rows, extender_scores, scores))]
 
 
 class TraceRecorder:
@@ -167,7 +177,7 @@ class TraceRecorder:
         self._ctx: dict[str, tuple[int, str | None]] = {}
         self._active: _Ctx = _NO_CTX
         self._phase: dict[str, str] = {}
-        self._score_rows: tuple[str | None, list[tuple]] = (None, [])  # ScoreRow fields
+        self._score_batches: tuple[str | None, list[Any]] = (None, [])  # batches that may hold Score calls
         self._last_pod: tuple[Any, str | None] = (None, None)
 
     # -- wiring ------------------------------------------------------------------------------
@@ -232,24 +242,29 @@ class TraceRecorder:
                 return ctx
         return self._active
 
+    def _envelope(self, kind: Kind, pod: str | None, node: str | None, plugin: str | None,
+                  loc: tuple[str, str] | None, ctx: _Ctx | None, time: float | None) -> tuple:
+        """A record's fields after ``seq`` and before ``data``."""
+        cycle, profile = ctx if ctx is not None else self._context(pod)
+        file, func = loc if loc is not None else upstream.KIND_LOCATION[kind]
+        return (self._now() if time is None else time, kind, cycle, pod, profile, node or None, plugin, file, func)
+
     def _emit(self, kind: Kind, pod: str | None, data: Payload = None, *, node: str | None = None,
               plugin: str | None = None, loc: tuple[str, str] | None = None,
               ctx: _Ctx | None = None, time: float | None = None) -> None:
-        cycle, profile = ctx if ctx is not None else self._context(pod)
-        file, func = loc if loc is not None else upstream.KIND_LOCATION[kind]
-        self._trace.append(Record(len(self._trace), self._now() if time is None else time, kind, cycle, pod,
-                                  profile, node or None, plugin, file, func, data))
+        self._trace.append(Record(len(self._trace), *self._envelope(kind, pod, node, plugin, loc, ctx, time), data))
 
     # -- framework -------------------------------------------------------------------------------
-    def plugin_call(self, call: Any) -> None:
-        """A framework ``PluginCall`` (``Framework(observer=recorder.plugin_call)``).
+    def plugin_calls(self, calls: Any) -> None:
+        """A framework batch of plugin calls (``Framework(observer=recorder.plugin_calls)``).
 
-        The record is appended unbuilt (``Trace._append_lazy``): the call is frozen, so
-        building its payload when it is first read gives the same record.
+        The records are appended unbuilt (``Trace._append_pending``): a batch is frozen, so
+        building its records when one is first read gives the same records.
         """
-        if not self.enabled:
+        count = len(calls) if self.enabled else 0
+        if count == 0:
             return
-        pod = call.pod
+        pod = calls.pod
         last_pod, key = self._last_pod
         if pod is not last_pod or pod is None:
             key = pod_key(pod)
@@ -260,21 +275,17 @@ class TraceRecorder:
         else:
             phase, ctx = "", self._active
         cycle, profile = ctx
-        if call.extension_point == _SCORE:
-            self._score_row(key, (call.node, call.plugin, call.score, call.normalized_score, call.weight,
-                                  call.weighted_score))
-        clock, trace = self.clock, self._trace
-        trace._append_lazy((_PLUGIN_CALL, len(trace), float(clock.now()) if clock is not None else 0.0, cycle,
-                            key, profile or call.profile or None, call.node or None, call.plugin,
-                            call.extension_point, phase, call.status, call.score, call.normalized_score,
-                            call.weight, call.weighted_score, call.scores, call.timeout), cycle)
+        if not isinstance(calls, FilterCalls):
+            self._keep_score_batch(key, calls)
+        head = (self._now(), cycle, key, profile or calls.profile or None, phase)
+        self._trace._append_pending(count, functools.partial(_build_plugin_calls, head, calls), cycle)
 
-    def _score_row(self, key: str | None, row: tuple) -> None:
-        rows_key, rows = self._score_rows
-        if rows_key != key:
-            rows = []
-            self._score_rows = (key, rows)
-        rows.append(row)
+    def _keep_score_batch(self, key: str | None, calls: Any) -> None:
+        batches_key, batches = self._score_batches
+        if batches_key != key:
+            batches = []
+            self._score_batches = (key, batches)
+        batches.append(calls)
 
     def extension_point_start(self, *, extension_point: str, pod: Any, profile: str, node: str = "") -> None:
         """A runner starts (framework ``point_observer``; the generic scheduler's Filter walk)."""
@@ -461,15 +472,16 @@ class TraceRecorder:
                        loc=(upstream.GENERIC_SCHEDULER_GO, "genericScheduler.prioritizeNodes"))
 
     def node_scores(self, *, pod: Any, scores: Iterable[tuple[str, int]], extender_scores: Mapping[str, int]) -> None:
+        """SCORE_SUMMARY, unbuilt: its rows come from the Score calls heard for the pod."""
         if not self.enabled:
             return
         key = pod_key(pod)
-        rows_key, rows = self._score_rows
-        self._score_rows = (None, [])
-        self._emit(Kind.SCORE_SUMMARY, key,
-                   ScoreSummary(tuple([ScoreRow(*row) for row in rows]) if rows_key == key else (),
-                                _pairs(extender_scores.items()),
-                                _pairs(scores)))
+        batches_key, batches = self._score_batches
+        self._score_batches = (None, [])
+        envelope = self._envelope(Kind.SCORE_SUMMARY, key, None, None, None, None, None)
+        build = functools.partial(_build_score_summary, envelope, batches if batches_key == key else [],
+                                  _pairs(extender_scores.items()), _pairs(scores))
+        self._trace._append_pending(1, build, envelope[2])
 
     def select_host(self, *, pod: Any, max_score: int, ties: Iterable[str], selected: str) -> None:
         if self.enabled:

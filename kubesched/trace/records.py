@@ -380,13 +380,12 @@ class Record:
 KindFilter = Union[Kind, Iterable[Kind], None]
 
 
-_LAZY_BUILDERS: list[Callable[[tuple], Record]] = []
+@dataclass(frozen=True, slots=True)
+class _Pending:
+    """Records ``start`` … held unbuilt: ``build(start)`` returns them."""
 
-
-def lazy_builder(build: Callable[[tuple], Record]) -> int:
-    """Register ``build(entry) -> Record`` for ``Trace._append_lazy`` entries; returns its number."""
-    _LAZY_BUILDERS.append(build)
-    return len(_LAZY_BUILDERS) - 1
+    start: int
+    build: Callable[[int], Sequence[Record]]
 
 
 class Trace(Sequence[Record]):
@@ -395,12 +394,10 @@ class Trace(Sequence[Record]):
     ``len``, indexing and slicing are list-cheap; ``filter`` scans; ``for_cycle`` uses
     an index built while appending.
 
-    Internally an entry may be held *unbuilt* (``_append_lazy``): a tuple whose first item
-    is the number ``lazy_builder`` gave the function that turns that tuple into the
-    ``Record``. It is built the first time it is read and replaced by the Record, so readers
-    only ever see Records (the recorder uses this for the many per-node plugin calls; the
-    content is the same as built eagerly). A tuple of plain values is one small object that
-    the garbage collector stops tracking, where a Record and its payload are two tracked ones.
+    Records may be appended *unbuilt* (``_append_pending``): a run of records held as one
+    function that builds them all. The first read of any of them builds the run and stores
+    the Records in its place, so readers only ever see Records (the recorder uses this for
+    the many plugin calls; the content is the same as built eagerly).
     """
 
     __slots__ = ("_by_cycle", "_records")
@@ -419,23 +416,29 @@ class Trace(Sequence[Record]):
             self._by_cycle.setdefault(record.cycle, []).append(record.seq)
         self._records.append(record)
 
-    def _append_lazy(self, entry: tuple, cycle: int | None) -> None:
-        """Add the next record unbuilt: builder number ``entry[0]`` builds it (seq = current length)."""
+    def _append_pending(self, count: int, build: Callable[[int], Sequence[Record]], cycle: int | None) -> None:
+        """Add the next ``count`` records unbuilt: ``build(first seq)`` returns them, all of ``cycle``."""
+        start = len(self._records)
         if cycle is not None:
-            self._by_cycle.setdefault(cycle, []).append(len(self._records))
-        self._records.append(entry)
+            self._by_cycle.setdefault(cycle, []).extend(range(start, start + count))
+        self._records.extend([_Pending(start, build)] * count)
 
     def _get(self, index: int) -> Record:
         record = self._records[index]
         if type(record) is not Record:
-            record = self._records[index] = _LAZY_BUILDERS[record[0]](record)
+            self._build(record)
+            record = self._records[index]
         return record
+
+    def _build(self, pending: _Pending) -> None:
+        built = pending.build(pending.start)
+        self._records[pending.start:pending.start + len(built)] = built
 
     def _build_all(self) -> list[Record]:
         records = self._records
-        for i, record in enumerate(records):
+        for record in records:
             if type(record) is not Record:
-                records[i] = _LAZY_BUILDERS[record[0]](record)
+                self._build(record)
         return records
 
     def __len__(self) -> int:
@@ -457,7 +460,8 @@ class Trace(Sequence[Record]):
         while i < len(records):
             record = records[i]
             if type(record) is not Record:
-                record = records[i] = _LAZY_BUILDERS[record[0]](record)
+                self._build(record)
+                record = records[i]
             yield record
             i += 1
 

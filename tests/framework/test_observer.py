@@ -32,7 +32,7 @@ def scoring(a: Injected, b: Injected, calls: list):
     """Plugins ``a`` (weight 2, with NormalizeScore) and ``b`` (weight 1) on profile ``p``."""
     pa, pb = TestPlugin("a", a, normalize=True), TestPlugin("b", b)
     config = Plugins(score=PluginSet((Plugin("a", 2), Plugin("b", 1))))
-    return with_queue_sort_and_bind(registry_of(pa, pb), config, observer=calls.append, profile_name="p")
+    return with_queue_sort_and_bind(registry_of(pa, pb), config, observer=calls.extend, profile_name="p")
 
 
 def row(call) -> tuple:
@@ -137,8 +137,8 @@ def test_filter_and_extensions_are_not_framed_by_the_framework():
 def test_no_observer_builds_no_records(monkeypatch):
     def boom(*args, **kwargs):
         raise AssertionError("a PluginCall was built without an observer")
-    monkeypatch.setattr(fw_module, "PluginCall", boom)
-    monkeypatch.setattr(fw_module, "_ScoreCalls", boom)
+    for name in ("PluginCall", "OneCall", "FilterCalls", "ScoreCalls"):
+        monkeypatch.setattr(fw_module, name, boom)
     for attr, runner, args, inj, *_ in POINT_CASES:
         f = framework_at(attr, TestPlugin("t", inj))
         getattr(f, runner)(CycleState(), POD, *args)

@@ -13,7 +13,7 @@ from typing import Optional
 import pytest
 
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
-from kubesched.scheduler.framework.v1alpha1.framework import PluginCall
+from kubesched.scheduler.framework.v1alpha1.plugin_calls import PluginCall
 from kubesched.scheduler.framework.v1alpha1.interface import Code, Status, merge_statuses
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
 from tests.framework.fakes import Injected, TestPlugin, framework_at, node, pod
@@ -278,7 +278,7 @@ def test_observer_sees_every_plugin_call_per_node() -> None:
     b = TestPlugin("b", Injected(filter_status=U, score_res=4))
     config = Plugins(filter=PluginSet((Plugin("a"), Plugin("b"))),
                      score=PluginSet((Plugin("a", 2), Plugin("b", 1))))
-    f = with_queue_sort_and_bind(registry_of(a, b), config, observer=seen.append)
+    f = with_queue_sort_and_bind(registry_of(a, b), config, observer=seen.extend)
     ni = NodeInfo()
     ni.set_node(node("node1"))
     f.run_filter_plugins(CycleState(), POD, ni)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kubesched.scheduler.framework.v1alpha1.framework import PluginCall as Call
+from kubesched.scheduler.framework.v1alpha1.plugin_calls import OneCall as One
+from kubesched.scheduler.framework.v1alpha1.plugin_calls import PluginCall as Call
 from kubesched.scheduler.framework.v1alpha1.interface import Code, Status
 from kubesched.scheduler.internal.cache.cache import CacheEvent
 from kubesched.trace import TraceRecorder
@@ -57,13 +58,13 @@ CASES = [
      (up.CACHE_GO, "schedulerCache.AddNode"), CacheChange("AddNode", "added node n1")),
     ("cache_event", dict(event=CacheEvent("Expire", "Pod default/v expired", V, "n1")), Kind.EXPIRE, "n1", None,
      (up.CACHE_GO, "schedulerCache.cleanupAssumedPods"), CacheChange("Expire", "Pod default/v expired")),
-    ("plugin_call", dict(call=Call("Filter", "NodeResourcesFit", A, "n1", FILTER_FAIL)), Kind.PLUGIN_CALL, "n1",
+    ("plugin_calls", dict(calls=One(Call("Filter", "NodeResourcesFit", A, "n1", FILTER_FAIL))), Kind.PLUGIN_CALL, "n1",
      "NodeResourcesFit", (f"{up.SCHED}/framework/plugins/noderesources/fit.go", "Fit.Filter"),
      PluginCall("Filter", "", "Unschedulable", ("Insufficient cpu",))),
-    ("plugin_call", dict(call=Call("PreFilter", "InterPodAffinity", A)), Kind.PLUGIN_CALL, None, "InterPodAffinity",
+    ("plugin_calls", dict(calls=One(Call("PreFilter", "InterPodAffinity", A))), Kind.PLUGIN_CALL, None, "InterPodAffinity",
      (f"{up.SCHED}/framework/plugins/interpodaffinity/filtering.go", "InterPodAffinity.PreFilter"),
      PluginCall("PreFilter")),
-    ("plugin_call", dict(call=Call("Permit", "Gate", A, "n1", Status(Code.WAIT, ()), timeout=900.0)),
+    ("plugin_calls", dict(calls=One(Call("Permit", "Gate", A, "n1", Status(Code.WAIT, ()), timeout=900.0))),
      Kind.PLUGIN_CALL, "n1", "Gate", (up.FRAMEWORK_GO, "framework.RunPermitPlugins"),
      PluginCall("Permit", "", "Wait", (), timeout=900.0)),
     ("feasible_nodes_to_find", dict(pod=A, num_all_nodes=500, percentage=0, num_nodes_to_find=230, start_index=7),
@@ -145,7 +146,7 @@ def pod_of(kwargs: dict) -> str | None:
         if name in kwargs:
             p = kwargs[name]
             return f"{p.metadata.namespace}/{p.metadata.name}"
-    if "call" in kwargs:
+    if "calls" in kwargs:
         return "default/a"
     if "event" in kwargs and getattr(kwargs["event"], "pod", None) is not None:
         return "default/v"
@@ -220,7 +221,7 @@ def test_cycle_context_through_scheduling_and_binding():
     rec.cycle_start(pod=A, profile="default-scheduler", scheduling_cycle=4)
     rec.log(3, "Attempting to schedule pod: default/a")
     rec.phase_start(phase="Schedule", pod=A, node="")
-    rec.plugin_call(Call("Filter", "NodeName", A, "n1"))
+    rec.plugin_calls(One(Call("Filter", "NodeName", A, "n1")))
     rec.phase_end(phase="Schedule", pod=A, node="n1", code="Success", message="")
     rec.cycle_end(pod=A, profile="default-scheduler", scheduling_cycle=4, result="assumed", node="n1", message="")
     rec.pod_popped(pod=b, scheduling_cycle=5, attempts=2)
@@ -229,7 +230,7 @@ def test_cycle_context_through_scheduling_and_binding():
     rec.cycle_end(pod=b, profile="other", scheduling_cycle=5, result="failed", node="", message="no fit")
     rec.binding_cycle_start(pod=A, node="n1")
     rec.phase_start(phase="Bind", pod=A, node="n1")
-    rec.plugin_call(Call("Bind", "DefaultBinder", A, "n1"))
+    rec.plugin_calls(One(Call("Bind", "DefaultBinder", A, "n1")))
     rec.binding_cycle_end(pod=A, node="n1", result="bound", message="")
     rec.queue_move(b, "", "unschedulableQ", "ScheduleAttemptFailure")
     trace = rec.trace
@@ -270,10 +271,10 @@ def score_cycle(rec: TraceRecorder) -> None:
     rec.phase_start(phase="Schedule", pod=A, node="")
     for node, values in (("n1", ((10, 50, 100), (3, 3, 3))), ("n2", ((20, 100, 200), (0, 0, 0)))):
         for (plugin, weight), (raw, norm, weighted) in zip((("Spread", 2), ("Least", 1)), values):
-            rec.plugin_call(Call("Score", plugin, A, node, None, score=raw, normalized_score=norm, weight=weight,
-                                 weighted_score=weighted, profile="default-scheduler"))
-    rec.plugin_call(Call("ScoreExtensionNormalize", "Spread", A, "", None, scores=(("n1", 50), ("n2", 100)),
-                         weight=2, profile="default-scheduler"))
+            rec.plugin_calls(One(Call("Score", plugin, A, node, None, score=raw, normalized_score=norm, weight=weight,
+                                     weighted_score=weighted, profile="default-scheduler")))
+    rec.plugin_calls(One(Call("ScoreExtensionNormalize", "Spread", A, "", None, scores=(("n1", 50), ("n2", 100)),
+                             weight=2, profile="default-scheduler")))
     rec.node_scores(pod=A, scores=[("n1", 106), ("n2", 200)], extender_scores={"n1": 4})
 
 
@@ -299,14 +300,14 @@ def test_score_calls_become_records_and_a_summary():
 
 def test_score_rows_of_another_pod_are_not_summarized():
     rec = TraceRecorder()
-    rec.plugin_call(Call("Score", "Spread", V, "n1", None, score=5, weight=1))
+    rec.plugin_calls(One(Call("Score", "Spread", V, "n1", None, score=5, weight=1)))
     rec.node_scores(pod=A, scores=[("n1", 5)], extender_scores={})
     assert rec.trace[-1].data == ScoreSummary((), (), (("n1", 5),))
 
 
 def test_a_call_outside_a_cycle_takes_its_profile():
     rec = TraceRecorder()
-    rec.plugin_call(Call("Score", "Spread", A, "n1", None, score=5, weight=1, profile="p2"))
+    rec.plugin_calls(One(Call("Score", "Spread", A, "n1", None, score=5, weight=1, profile="p2")))
     assert (rec.trace[0].cycle, rec.trace[0].profile) == (None, "p2")
 
 

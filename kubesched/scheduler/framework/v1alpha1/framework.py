@@ -20,11 +20,14 @@ Deviations:
 - RunScorePlugins runs nodes and plugins in parallel upstream; here nodes in the given order,
   plugins in configured order, and the first failure in that order is reported.
 - ``wait_on_permit`` does not block: it takes a callback (see ``waiting_pods_map``).
-- ``observer`` (not upstream) gets a ``PluginCall`` record for every plugin call, for the
-  trace; plugins do not know about it. Score calls are handed over once the runner has
-  normalized and weighted (in call order, then the NormalizeScore calls), each with its raw,
-  normalized and weighted score and the plugin's weight; normalized/weighted stay None when
-  scoring or normalizing failed, and weighted stays None for a score outside [0, 100].
+- ``observer`` (not upstream) hears every plugin call, in batches (``plugin_calls``): one
+  per call at the points that run each plugin once, one per node for Filter, one per
+  RunScorePlugins for Score (node-major, each with its raw, normalized and weighted score
+  and the plugin's weight; normalized/weighted stay None when scoring or normalizing failed,
+  and weighted stays None for a score outside [0, 100]) followed by its NormalizeScore calls.
+  Plugins do not know about it.
+- Calls whose result a plugin promised (``FilterShortcut``, ``ScoreShortcut`` in
+  interface.py) are not made; the observer hears them with the promised result.
 - ``point_observer`` (not upstream) hears ``extension_point_start(extension_point, pod,
   profile, node)`` / ``extension_point_end(extension_point, pod, profile, node, code,
   message)`` (keyword arguments) around the runners of PreFilter, PreScore, Score (with
@@ -45,6 +48,8 @@ from kubesched.scheduler.framework.v1alpha1.interface import (
     PermitPlugin, PostBindPlugin, PreBindPlugin, PreFilterPlugin, PreScorePlugin, QueueSortPlugin,
     ReservePlugin, ScorePlugin, Status, UnreservePlugin, code_of, is_success, message_of)
 from kubesched.scheduler.framework.v1alpha1.plugin_args import Plugin, PluginConfig, raw_to_mapping
+from kubesched.scheduler.framework.v1alpha1.plugin_calls import (
+    FilterCalls, OneCall, PluginCall, PluginObserver, ScoreCalls)
 from kubesched.scheduler.framework.v1alpha1.waiting_pods_map import Timers, WaitingPod, WaitingPodsMap
 
 MAX_TIMEOUT = 15 * 60.0  # maxTimeout: 15 minutes, in seconds
@@ -78,35 +83,6 @@ class FrameworkInitError(ValueError):
     """``NewFramework`` failed; the text is upstream's error."""
 
 
-@dataclass(frozen=True, slots=True)
-class PluginCall:
-    """One plugin call, as the observer sees it (not upstream).
-
-    ``node`` is the node name for per-node calls, else ""; ``score`` the raw score of a
-    Score call, ``normalized_score``/``weighted_score`` its value after NormalizeScore and
-    after × ``weight`` (Score and NormalizeScore calls carry the plugin's weight);
-    ``scores`` the list after a NormalizeScore call; ``timeout`` the (capped) wait of a
-    Permit call; ``profile`` the framework's profile (scheduler) name.
-    """
-
-    extension_point: str
-    plugin: str
-    pod: Any
-    node: str = ""
-    status: Optional[Status] = None
-    score: Optional[int] = None
-    scores: tuple[tuple[str, int], ...] = ()
-    timeout: Optional[float] = None
-    normalized_score: Optional[int] = None
-    weight: Optional[int] = None
-    weighted_score: Optional[int] = None
-    profile: str = ""
-
-
-class PluginObserver(Protocol):
-    def __call__(self, call: PluginCall) -> None: ...
-
-
 class ExtensionPointObserver(Protocol):
     """Start/end of one extension point's runner (keyword arguments)."""
 
@@ -116,19 +92,35 @@ class ExtensionPointObserver(Protocol):
                             message: str) -> None: ...
 
 
-@dataclass(slots=True)
-class _ScoreCalls:
-    """What an observed RunScorePlugins saw, handed to the observer once it is over."""
+@dataclass(frozen=True, slots=True)
+class _FilterPlan:
+    """The Filter plugins one pod needs called; ``skipped[i]``: plugin i promised Success everywhere."""
 
-    score: list[tuple[int, str, Any, int, Optional[Status]]]  # (node index, node, plugin, raw, status)
-    normalize: list[tuple[Any, Optional[Status], tuple[tuple[str, int], ...]]]
-    normalized: Optional[dict[str, list[int]]] = None  # after NormalizeScore, when scoring succeeded
+    pod: Any
+    called: tuple[Any, ...]
+    skipped: tuple[bool, ...]
+    names: tuple[str, ...]
 
 
 def go_quote(text: str) -> str:
     """Go's ``%q`` for the plain strings used in messages."""
     escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
     return f'"{escaped}"'
+
+
+def _passes_every_node(pl: Any, pod: Any) -> bool:
+    shortcut = getattr(pl, "filter_passes_every_node", None)
+    return shortcut is not None and shortcut(pod)
+
+
+def _constant_score(pl: Any, state: Any, pod: Any) -> Optional[int]:
+    shortcut = getattr(pl, "constant_score", None)
+    return shortcut(state, pod) if shortcut is not None else None
+
+
+def _scores(plugins: list[Any], result: PluginToNodeScores) -> list[list[int]]:
+    """Each plugin's scores as they stand (NormalizeScore and weighting change them in place)."""
+    return [[node_score.score for node_score in result[pl.name()]] for pl in plugins]
 
 
 def _pod_name(pod: Any) -> str:
@@ -183,6 +175,7 @@ class Framework:
         self.point_observer = point_observer
         self.profile_name = profile_name
         self.waiting_pods = WaitingPodsMap()
+        self._plan: Optional[_FilterPlan] = None
         self.plugin_name_to_weight: dict[str, int] = {}
         self.plugins_by_point: dict[str, list[Any]] = {attr: [] for attr, _, _ in EXTENSION_POINTS}
         if plugins is not None:
@@ -272,22 +265,62 @@ class Framework:
         return None
 
     def run_filter_plugins(self, state: Any, pod: Any, node_info: Any) -> PluginToStatus:
-        """``RunFilterPlugins``: plugin name → non-success status (empty: the node fits)."""
+        """``RunFilterPlugins``: plugin name → non-success status (empty: the node fits).
+
+        Plugins whose ``filter_passes_every_node(pod)`` holds are not called (see
+        ``FilterShortcut``); the observer still hears them, as Success.
+        """
+        if self.observer is not None:
+            return self._run_filter_plugins_observed(state, pod, node_info)
         statuses: PluginToStatus = {}
-        observer = self.observer
-        node_name = _node_name(node_info) if observer is not None else ""
-        for pl in self.plugins_by_point["filter"]:
+        for pl in self._filter_plan(pod).called:
             status = pl.filter(state, pod, node_info)
-            if observer is not None:
-                observer(PluginCall(FILTER, pl.name(), pod, node_name, status, profile=self.profile_name))
             if status is not None and status.code != Code.SUCCESS:
-                if not status.is_unschedulable():
-                    return {pl.name(): _error(f"running {go_quote(pl.name())} filter plugin for pod "
-                                              f"{go_quote(_pod_name(pod))}: {status.message()}")}
+                failed = self._filter_failure(pl, pod, status)
+                if failed is not None:
+                    return failed
                 statuses[pl.name()] = status
                 if not self.run_all_filters:
                     return statuses
         return statuses
+
+    def _run_filter_plugins_observed(self, state: Any, pod: Any, node_info: Any) -> PluginToStatus:
+        """``run_filter_plugins`` that hands the node's calls to the observer as one ``FilterCalls``."""
+        statuses: PluginToStatus = {}
+        seen: list[Optional[Status]] = []
+        plan = self._filter_plan(pod)
+        try:
+            for pl, skip in zip(self.plugins_by_point["filter"], plan.skipped):
+                status = None if skip else pl.filter(state, pod, node_info)
+                seen.append(status)
+                if status is not None and status.code != Code.SUCCESS:
+                    failed = self._filter_failure(pl, pod, status)
+                    if failed is not None:
+                        return failed
+                    statuses[pl.name()] = status
+                    if not self.run_all_filters:
+                        return statuses
+            return statuses
+        finally:
+            self.observer(FilterCalls(pod, self.profile_name, _node_name(node_info), plan.names, seen))
+
+    def _filter_plan(self, pod: Any) -> _FilterPlan:
+        """Which Filter plugins ``pod`` needs called (asked once per pod; pods are immutable)."""
+        plan = self._plan
+        if plan is None or plan.pod is not pod:
+            plugins = self.plugins_by_point["filter"]
+            skipped = tuple(_passes_every_node(pl, pod) for pl in plugins)
+            plan = self._plan = _FilterPlan(pod, tuple(pl for pl, skip in zip(plugins, skipped) if not skip),
+                                            skipped, tuple(pl.name() for pl in plugins))
+        return plan
+
+    @staticmethod
+    def _filter_failure(pl: Any, pod: Any, status: Status) -> Optional[PluginToStatus]:
+        """The runner's result for a status that is neither success nor unschedulable (else None)."""
+        if status.is_unschedulable():
+            return None
+        return {pl.name(): _error(f"running {go_quote(pl.name())} filter plugin for pod "
+                                  f"{go_quote(_pod_name(pod))}: {status.message()}")}
 
     @_extension_point(PRE_SCORE)
     def run_pre_score_plugins(self, state: Any, pod: Any, nodes: list[Any]) -> Optional[Status]:
@@ -302,82 +335,77 @@ class Framework:
     @_extension_point(SCORE)
     def run_score_plugins(self, state: Any, pod: Any,
                           nodes: list[Any]) -> tuple[Optional[PluginToNodeScores], Optional[Status]]:
-        """``RunScorePlugins``: Score per node → NormalizeScore → range check → × weight."""
+        """``RunScorePlugins``: Score per node → NormalizeScore → range check → × weight.
+
+        Plugins whose ``constant_score(state, pod)`` is an int are not called (see
+        ``ScoreShortcut``); every node gets that score and the observer hears the calls.
+        """
         plugins = self.plugins_by_point["score"]
+        node_names = [node.metadata.name for node in nodes]
         result: PluginToNodeScores = {pl.name(): [] for pl in plugins}
-        seen = _ScoreCalls([], []) if self.observer is not None else None
+        count, failed, normalize, raw, after, normalized = 0, None, [], None, None, False
+        observed = self.observer is not None
         try:
-            failure = self._score_nodes(state, pod, nodes, plugins, result, seen)
-            if failure is not None:
+            count, failed = self._score_nodes(state, pod, node_names, plugins, result)
+            if observed:
+                raw = _scores(plugins, result)
+            if failed is not None:
                 return None, _error(f"error while running score plugin for pod {go_quote(_pod_name(pod))}: "
-                                    f"{failure}")
-            failure = self._normalize(state, pod, plugins, result, seen)
+                                    f"{failed[1].message()}")
+            failure = self._normalize(state, pod, plugins, result, normalize)
+            if observed:
+                after = _scores(plugins, result)
             if failure is not None:
                 return None, _error(f"error while running normalize score plugin for pod "
                                     f"{go_quote(_pod_name(pod))}: {failure}")
-            if seen is not None:
-                seen.normalized = {name: [s.score for s in scores] for name, scores in result.items()}
+            normalized = True
             failure = self._apply_weights(plugins, result)
             if failure is not None:
                 return None, _error(f"error while applying score defaultWeights for pod "
                                     f"{go_quote(_pod_name(pod))}: {failure}")
             return result, None
         finally:
-            if seen is not None:
-                self._observe_scores(pod, seen)
+            if observed:
+                names = [pl.name() for pl in plugins]
+                self.observer(ScoreCalls(pod, self.profile_name, node_names, names,
+                                         [self.plugin_name_to_weight.get(name) for name in names], raw or (),
+                                         count, failed, normalize, after, normalized))
 
-    def _score_nodes(self, state: Any, pod: Any, nodes: list[Any], plugins: list[Any],
-                     result: PluginToNodeScores, seen: Optional[_ScoreCalls]) -> Optional[str]:
-        """Score every node, node-major, appending to each plugin's list (full lists on success)."""
-        calls = [(pl, pl.score, result[pl.name()].append) for pl in plugins]
-        if seen is None:
-            for node in nodes:
-                node_name = node.metadata.name
-                for _pl, score_fn, append in calls:
-                    score, status = score_fn(state, pod, node_name)
-                    if status is not None and status.code != Code.SUCCESS:
-                        return status.message()
-                    append(NodeScore(node_name, score))
-            return None
-        record = seen.score.append
-        for index, node in enumerate(nodes):
-            node_name = node.metadata.name
-            for pl, score_fn, append in calls:
+    def _score_nodes(self, state: Any, pod: Any, node_names: list[str], plugins: list[Any],
+                     result: PluginToNodeScores) -> tuple[int, Optional[tuple[int, Status]]]:
+        """Score every node, node-major: (Score calls made, (score, status) of a failed last call).
+
+        A plugin with a constant score gets its whole list at once; the others are called.
+        """
+        width = len(plugins)
+        called = []
+        for index, pl in enumerate(plugins):
+            scores = result[pl.name()]
+            constant = _constant_score(pl, state, pod)
+            if constant is None:
+                called.append((index, pl.score, scores.append))
+            else:
+                scores.extend([NodeScore(name, constant) for name in node_names])
+        for i, node_name in enumerate(node_names):
+            for index, score_fn, append in called:
                 score, status = score_fn(state, pod, node_name)
-                record((index, node_name, pl, score, status))
                 if status is not None and status.code != Code.SUCCESS:
-                    return status.message()
+                    return i * width + index + 1, (score, status)
                 append(NodeScore(node_name, score))
-        return None
+        return len(node_names) * width, None
 
     def _normalize(self, state: Any, pod: Any, plugins: list[Any], result: PluginToNodeScores,
-                   seen: Optional[_ScoreCalls]) -> Optional[str]:
-        for pl in plugins:
+                   calls: list[tuple[int, Optional[Status]]]) -> Optional[str]:
+        """NormalizeScore in plugin order; each call's (plugin index, status) goes to ``calls``."""
+        for index, pl in enumerate(plugins):
             ext = pl.score_extensions()
             if ext is None:
                 continue
-            scores = result[pl.name()]
-            status = ext.normalize_score(state, pod, scores)
-            if seen is not None:
-                seen.normalize.append((pl, status, tuple((s.name, s.score) for s in scores)))
+            status = ext.normalize_score(state, pod, result[pl.name()])
+            calls.append((index, status))
             if not is_success(status):
                 return f"normalize score plugin {go_quote(pl.name())} failed with error {status.message()}"
         return None
-
-    def _observe_scores(self, pod: Any, seen: _ScoreCalls) -> None:
-        """Hand the Score calls (raw → normalized → weighted), then the NormalizeScore calls, over."""
-        observer, weights, normalized = self.observer, self.plugin_name_to_weight, seen.normalized
-        for index, node_name, pl, raw, status in seen.score:
-            name = pl.name()
-            weight = weights.get(name)
-            norm = normalized[name][index] if normalized is not None else None
-            weighted = (norm * weight if norm is not None and weight is not None
-                        and MIN_NODE_SCORE <= norm <= MAX_NODE_SCORE else None)
-            observer(PluginCall(SCORE, name, pod, node_name, status, score=raw, normalized_score=norm,
-                                weight=weight, weighted_score=weighted, profile=self.profile_name))
-        for pl, status, scores in seen.normalize:
-            observer(PluginCall(SCORE_EXTENSION_NORMALIZE, pl.name(), pod, "", status, scores=scores,
-                                weight=weights.get(pl.name()), profile=self.profile_name))
 
     def _apply_weights(self, plugins: list[Any], result: PluginToNodeScores) -> Optional[str]:
         for pl in plugins:
@@ -545,7 +573,8 @@ class Framework:
     def _observe(self, point: str, pl: Any, pod: Any, node: str = "", status: Optional[Status] = None,
                  **extra: Any) -> None:
         if self.observer is not None:
-            self.observer(PluginCall(point, pl.name(), pod, node, status, profile=self.profile_name, **extra))
+            self.observer(OneCall(PluginCall(point, pl.name(), pod, node, status, profile=self.profile_name,
+                                             **extra)))
 
 
 def new_framework(registry: Mapping[str, Callable[[Any, Any], Any]], plugins: Any,
