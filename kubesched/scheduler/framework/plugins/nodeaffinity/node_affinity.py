@@ -17,7 +17,7 @@ from kubesched.scheduler.framework.plugins.helper.node_affinity import (
 from kubesched.scheduler.framework.plugins.helper.normalize_score import default_normalize_score
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import (
-    MAX_NODE_SCORE, Code, FilterPlugin, NodeScoreList, ScorePlugin, Status)
+    MAX_NODE_SCORE, Code, FilterPlugin, FilterShortcut, NodeScoreList, ScorePlugin, ScoreShortcut, Status)
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
 
 NAME: Final = "NodeAffinity"
@@ -40,6 +40,24 @@ class NodeAffinity:
         if not pod_matches_node_selector_and_affinity_terms(pod, node_info.node):
             return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (ERR_REASON,))
         return None
+
+    def filter_passes_every_node(self, pod: Pod) -> bool:
+        """Not upstream (FilterShortcut): no nodeSelector and no required node affinity."""
+        if pod.spec.node_selector:
+            return False
+        affinity = pod.spec.affinity
+        return affinity is None or affinity.node_affinity is None \
+            or affinity.node_affinity.required_during_scheduling_ignored_during_execution is None
+
+    def constant_score(self, state: CycleState, pod: Pod) -> Optional[int]:
+        """Not upstream (ScoreShortcut): 0 when no preferred term has a weight (none is matched)."""
+        affinity = pod.spec.affinity
+        if affinity is None or affinity.node_affinity is None:
+            return 0
+        for term in affinity.node_affinity.preferred_during_scheduling_ignored_during_execution:
+            if term.weight != 0:
+                return None
+        return 0
 
     def score(self, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
         """Upstream: (*NodeAffinity).Score. Sum of the weights of matching preferred terms."""
@@ -87,3 +105,5 @@ def new(args: dict | None, handle: object) -> NodeAffinity:
 
 _f: FilterPlugin = NodeAffinity(None)
 _s: ScorePlugin = NodeAffinity(None)
+_fs: FilterShortcut = NodeAffinity(None)
+_ss: ScoreShortcut = NodeAffinity(None)

@@ -10,7 +10,7 @@ from typing import Final, Optional
 
 from kubesched.api.core import Pod
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
-from kubesched.scheduler.framework.v1alpha1.interface import Code, FilterPlugin, Status
+from kubesched.scheduler.framework.v1alpha1.interface import Code, FilterPlugin, FilterShortcut, Status
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
 
 NAME: Final = "NodeName"
@@ -31,6 +31,10 @@ class NodeName:
             return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (ERR_REASON,))
         return None
 
+    def filter_passes_every_node(self, pod: Pod) -> bool:
+        """Not upstream (FilterShortcut): a pod naming no node fits every node."""
+        return not pod.spec.node_name
+
 
 def fits(pod: Pod, node_info: NodeInfo) -> bool:
     """Upstream: Fits. True when the pod names no node or names this one."""
@@ -43,3 +47,4 @@ def new(args: dict | None, handle: object) -> NodeName:
 
 
 _: FilterPlugin = NodeName()
+__: FilterShortcut = NodeName()
