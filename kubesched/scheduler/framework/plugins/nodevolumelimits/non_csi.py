@@ -155,6 +155,17 @@ class NonCSILimits:
             node_info.transient_info.requested_volumes = num_new
         return None
 
+    def filter_passes_every_node(self, pod: Pod) -> bool:
+        """Not upstream (FilterShortcut): no volume of this plugin's type and no claim.
+
+        filterVolumes then finds no new volume, and Filter passes before looking at the node.
+        """
+        filter_volume = self.filter_.filter_volume
+        for vol in pod.spec.volumes:
+            if vol.persistent_volume_claim is not None or filter_volume(vol) is not None:
+                return False
+        return True
+
     def filter_volumes(self, volumes: tuple[Volume, ...], namespace: str, filtered: set[str]) -> None:
         """Upstream: filterVolumes — ids of the volumes this plugin counts (placeholders for claims)."""
         for vol in volumes:

@@ -14,7 +14,7 @@ from typing import Final, Iterable, Optional
 
 from kubesched.api.core import Pod, Volume
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
-from kubesched.scheduler.framework.v1alpha1.interface import Code, FilterPlugin, Status
+from kubesched.scheduler.framework.v1alpha1.interface import Code, FilterPlugin, FilterShortcut, Status
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
 
 NAME: Final = "VolumeRestrictions"
@@ -32,6 +32,17 @@ class VolumeRestrictions:
                 if is_volume_conflict(volume, existing):
                     return Status(Code.UNSCHEDULABLE, (ERR_REASON_DISK_CONFLICT,))
         return None
+
+    def filter_passes_every_node(self, pod: Pod) -> bool:
+        """Not upstream (FilterShortcut): no volume is a GCE PD, EBS, RBD or ISCSI disk.
+
+        isVolumeConflict's fast path then answers False for every volume and every pod.
+        """
+        for v in pod.spec.volumes:
+            if v.gce_persistent_disk is not None or v.aws_elastic_block_store is not None \
+                    or v.rbd is not None or v.iscsi is not None:
+                return False
+        return True
 
 
 def is_volume_conflict(volume: Volume, pod: Pod) -> bool:
@@ -71,3 +82,4 @@ def new(args: object | None, handle) -> VolumeRestrictions:
 
 
 _: FilterPlugin = VolumeRestrictions()
+__: FilterShortcut = VolumeRestrictions()

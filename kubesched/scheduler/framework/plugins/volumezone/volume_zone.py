@@ -16,7 +16,7 @@ from kubesched.api.core import Pod
 from kubesched.controller.volume.scheduling.pv_util import VOLUME_BINDING_WAIT_FOR_FIRST_CONSUMER
 from kubesched.controller.volume.scheduling.volume_util import get_persistent_volume_claim_class
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
-from kubesched.scheduler.framework.v1alpha1.interface import Code, FilterPlugin, Status
+from kubesched.scheduler.framework.v1alpha1.interface import Code, FilterPlugin, FilterShortcut, Status
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
 
 NAME: Final = "VolumeZone"
@@ -92,6 +92,17 @@ class VolumeZone:
             return None  # unbound WaitForFirstConsumer claims are VolumeBinding's business
         return _error("PersistentVolume had no name")
 
+    def filter_passes_every_node(self, pod: Pod) -> bool:
+        """Not upstream (FilterShortcut): only claims are checked, so a pod without any passes."""
+        return not has_pvc_volume(pod)
+
+
+def has_pvc_volume(pod: Pod) -> bool:
+    for volume in pod.spec.volumes:
+        if volume.persistent_volume_claim is not None:
+            return True
+    return False
+
 
 def label_zones_to_set(value: str) -> frozenset[str]:
     """Upstream: helpers.LabelZonesToSet — split on ``__``, trim; an empty element is an error."""
@@ -109,3 +120,4 @@ def new(args: object | None, handle) -> VolumeZone:
 
 
 _: FilterPlugin = VolumeZone(None)
+__: FilterShortcut = VolumeZone(None)
