@@ -123,6 +123,7 @@ class Filtering:
     """The PreFilter, PreFilterExtensions and Filter methods of PodTopologySpread."""
 
     shared_lister: object
+    default_constraints: tuple
 
     def pre_filter(self, cycle_state: CycleState, pod: Pod) -> Optional[Status]:
         try:
@@ -154,6 +155,18 @@ class Filtering:
             return default_constraints(self, pod, DO_NOT_SCHEDULE)
         except SelectorError as err:
             raise ValueError(f"setting default hard topology spread constraints: {err}") from None
+
+    def filter_passes_every_node(self, pod: Pod) -> bool:
+        """Not upstream (FilterShortcut): no hard constraint, so PreFilter writes an empty state.
+
+        The pod's own constraints, when it has any, must all be ScheduleAnyway; otherwise the
+        configured defaults must have no DoNotSchedule one (their selectors depend on listers).
+        """
+        constraints = pod.spec.topology_spread_constraints or self.default_constraints
+        for c in constraints:
+            if c.when_unsatisfiable == DO_NOT_SCHEDULE:
+                return False
+        return True
 
     def cal_pre_filter_state(self, pod: Pod) -> PreFilterState:
         """``calPreFilterState``: how the matching pods spread over the eligible nodes' domains."""

@@ -130,6 +130,17 @@ class Scoring:
                 score += state.topology_pair_to_pod_counts[(c.topology_key, value)]
         return score, None
 
+    def constant_score(self, cycle_state: CycleState, pod: Pod) -> Optional[int]:
+        """Not upstream (ScoreShortcut): 0 when PreScore found no eligible node (no soft constraint
+        included); Score then gives every node 0. None when the state is missing (Score errs)."""
+        try:
+            state = cycle_state.read(PRE_SCORE_STATE_KEY)
+        except StateNotFoundError:
+            return None
+        if isinstance(state, PreScoreState) and not state.node_name_set:
+            return 0
+        return None
+
     def normalize_score(self, cycle_state: CycleState, pod: Pod, scores: list[NodeScore]) -> Optional[Status]:
         try:
             state = get_pre_score_state(cycle_state)
