@@ -38,9 +38,10 @@ _gates: dict[str, bool] = dict(DEFAULTS)
 
 def enabled(name: str) -> bool:
     """Whether gate ``name`` is on; an unknown gate is an error, as upstream panics."""
-    if name not in _gates:
-        raise KeyError(f"feature {name!r} is not registered")
-    return _gates[name]
+    try:
+        return _gates[name]
+    except KeyError:
+        raise KeyError(f"feature {name!r} is not registered") from None
 
 
 def current() -> dict[str, bool]:

@@ -21,8 +21,14 @@ def get_zone_key(node: Optional[Node]) -> str:
     if node is None:
         return ""
     labels = node.metadata.labels
-    zone = labels.get(LABEL_ZONE_FAILURE_DOMAIN, labels.get(LABEL_ZONE_FAILURE_DOMAIN_STABLE, ""))
-    region = labels.get(LABEL_ZONE_REGION, labels.get(LABEL_ZONE_REGION_STABLE, ""))
+    if not labels:
+        return ""
+    zone = labels.get(LABEL_ZONE_FAILURE_DOMAIN)
+    if zone is None:
+        zone = labels.get(LABEL_ZONE_FAILURE_DOMAIN_STABLE, "")
+    region = labels.get(LABEL_ZONE_REGION)
+    if region is None:
+        region = labels.get(LABEL_ZONE_REGION_STABLE, "")
     if not region and not zone:
         return ""
     return region + ":\x00:" + zone

@@ -61,10 +61,10 @@ class Snapshot:
         return self.have_pods_with_affinity_node_info_list
 
     def get(self, node_name: str) -> NodeInfo:
-        info = self.node_info_map.get(node_name)
-        if info is None:
-            raise NodeInfoNotFoundError(f'nodeinfo not found for node name "{node_name}"')
-        return info
+        try:
+            return self.node_info_map[node_name]
+        except KeyError:
+            raise NodeInfoNotFoundError(f'nodeinfo not found for node name "{node_name}"') from None
 
     def num_nodes(self) -> int:
         return len(self.node_info_list)

@@ -47,11 +47,15 @@ def skip_default_pod_topology_spread(pod: Pod) -> bool:
 
 def count_matching_pods(namespace: str, selector: Selector, node_info: NodeInfo) -> int:
     """Pods on the node in ``namespace``, not terminating, matching a non-empty ``selector``."""
-    if not node_info.pods or selector.empty():
+    pods = node_info.pods
+    if not pods or selector.empty():
         return 0
-    return sum(1 for p in node_info.pods
-               if p.metadata.namespace == namespace and p.metadata.deletion_timestamp is None
-               and selector.matches(p.metadata.labels))
+    count = 0
+    for p in pods:
+        meta = p.metadata
+        if meta.namespace == namespace and meta.deletion_timestamp is None and selector.matches(meta.labels):
+            count += 1
+    return count
 
 
 class DefaultPodTopologySpread:
@@ -69,7 +73,7 @@ class DefaultPodTopologySpread:
         return None
 
     def score(self, cycle_state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
-        if skip_default_pod_topology_spread(pod):
+        if pod.spec.topology_spread_constraints:  # skip_default_pod_topology_spread
             return 0, None
         try:
             state = cycle_state.read(PRE_SCORE_STATE_KEY)
@@ -89,15 +93,18 @@ class DefaultPodTopologySpread:
         counts_by_zone: dict[str, int] = {}
         zone_of: dict[str, str] = {}
         max_by_node = 0
+        get = self.shared_lister.node_infos().get
         for s in scores:
-            max_by_node = max(max_by_node, s.score)
+            score = s.score
+            if score > max_by_node:
+                max_by_node = score
             try:
-                zone = get_zone_key(self.shared_lister.node_infos().get(s.name).node)
+                zone = get_zone_key(get(s.name).node)
             except LookupError as err:
                 return Status.new(Code.ERROR, str(err))
             zone_of[s.name] = zone
             if zone:
-                counts_by_zone[zone] = counts_by_zone.get(zone, 0) + s.score
+                counts_by_zone[zone] = counts_by_zone.get(zone, 0) + score
         max_by_zone = max([0] + list(counts_by_zone.values()))
         have_zones = bool(counts_by_zone)
         max_node_score = float(MAX_NODE_SCORE)

@@ -42,6 +42,8 @@ class ImageLocality:
             node_info = lister.get(node_name)
         except LookupError as err:
             return 0, Status(Code.ERROR, (f'getting node "{node_name}" from Snapshot: {err}',))
+        if not node_info.image_states:
+            return 0, None  # calculate_priority(0): below the threshold
         total_num_nodes = len(lister.list())
         return calculate_priority(sum_image_scores(node_info, pod.spec.containers, total_num_nodes)), None
 
@@ -60,8 +62,12 @@ def sum_image_scores(node_info: NodeInfo, containers: Sequence[Container], total
     states = node_info.image_states
     if not states:
         return 0
-    return sum(scaled_image_score(states[name], total_num_nodes)
-               for name in _normalized_names(containers) if name in states)
+    total = 0
+    for name in _normalized_names(containers):
+        state = states.get(name)
+        if state is not None:
+            total += scaled_image_score(state, total_num_nodes)
+    return total
 
 
 class _LastContainers:

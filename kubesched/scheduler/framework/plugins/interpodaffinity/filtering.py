@@ -309,9 +309,13 @@ class Filtering:
 
 def satisfies_existing_pods_anti_affinity(state: PreFilterState, node_info: NodeInfo) -> bool:
     """False when some label pair of the node is claimed by an existing pod's anti-affinity."""
-    labels = node_info.node.metadata.labels if node_info.node is not None else {}
     counts = state.topology_to_matched_existing_anti_affinity_terms
-    return not any(counts.get((key, value), 0) > 0 for key, value in labels.items())
+    if not counts or node_info.node is None:
+        return True
+    for pair in node_info.node.metadata.labels.items():
+        if counts.get(pair, 0) > 0:
+            return False
+    return True
 
 
 def satisfies_pod_affinity(pod: Pod, state: PreFilterState, node: Node) -> bool:

@@ -170,10 +170,14 @@ class Scoring:
             state = get_pre_score_state(cycle_state)
         except LookupError as err:
             return 0, Status.new(Code.ERROR, str(err))
+        topology_score = state.topology_score
+        if not topology_score:
+            return 0, None
+        labels = node.metadata.labels
         score = 0
-        for key, values in state.topology_score.items():
-            if key in node.metadata.labels:
-                score += values.get(node.metadata.labels[key], 0)
+        for key, values in topology_score.items():
+            if key in labels:
+                score += values.get(labels[key], 0)
         return score, None
 
     def normalize_score(self, cycle_state: CycleState, pod: Pod, scores: list[NodeScore]) -> Optional[Status]:

@@ -17,7 +17,7 @@ from kubesched import features
 from kubesched.api import v1helper
 from kubesched.api.core import Pod
 from kubesched.scheduler.framework.plugins.noderesources.resource_allocation import (
-    DEFAULT_REQUESTED_RATIO_RESOURCES, ResourceAllocationScorer, ResourceToValueMap, get_node_info)
+    DEFAULT_REQUESTED_RATIO_RESOURCES, ResourceAllocationScorer, ResourceToValueMap)
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import MAX_NODE_SCORE, Code, ScorePlugin, Status
 
@@ -30,16 +30,19 @@ class BalancedAllocation:
     def __init__(self, handle: object) -> None:
         self.handle = handle
         self.scorer = ResourceAllocationScorer(
-            NAME, balanced_resource_scorer, DEFAULT_REQUESTED_RATIO_RESOURCES)
+            NAME, balanced_resource_scorer, DEFAULT_REQUESTED_RATIO_RESOURCES, balanced_cpu_memory_scorer)
 
     def name(self) -> str:
         return NAME
 
     def score(self, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
         """Upstream: (*BalancedAllocation).Score."""
-        node_info, err = get_node_info(self.handle, node_name)
-        if node_info is None:
+        try:
+            node_info = self.handle.snapshot_shared_lister().node_infos().get(node_name)
+        except LookupError as err:
             return 0, Status(Code.ERROR, (f'getting node "{node_name}" from Snapshot: {err}',))
+        if node_info is None:
+            return 0, Status(Code.ERROR, (f'getting node "{node_name}" from Snapshot: <nil>',))
         return self.scorer.score(pod, node_info)
 
     def score_extensions(self) -> None:
@@ -64,6 +67,15 @@ def balanced_resource_scorer(requested: ResourceToValueMap, allocatable: Resourc
         return int((1 - variance) * float(MAX_NODE_SCORE))
     diff = abs(cpu - mem)
     return int((1 - diff) * float(MAX_NODE_SCORE))
+
+
+def balanced_cpu_memory_scorer(cpu: int, cpu_capacity: int, memory: int, memory_capacity: int) -> int:
+    """``balancedResourceScorer`` without volumes, without the maps."""
+    cpu_fraction = 1.0 if cpu_capacity == 0 else float(cpu) / float(cpu_capacity)
+    memory_fraction = 1.0 if memory_capacity == 0 else float(memory) / float(memory_capacity)
+    if cpu_fraction >= 1 or memory_fraction >= 1:
+        return 0  # a full resource cannot be balanced
+    return int((1 - abs(cpu_fraction - memory_fraction)) * float(MAX_NODE_SCORE))
 
 
 def fraction_of_capacity(requested: int, capacity: int) -> float:

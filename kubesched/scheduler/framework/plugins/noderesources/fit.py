@@ -114,24 +114,26 @@ def fits_request(pod_request: Resource, node_info: NodeInfo,
                  ignored_extended_resources: AbstractSet[str] = frozenset()) -> list[InsufficientResource]:
     """Upstream: fitsRequest."""
     out: list[InsufficientResource] = []
-    allowed = node_info.allocatable_resource.allowed_pod_number
-    if len(node_info.pods) + 1 > allowed:
-        out.append(InsufficientResource(v1helper.RESOURCE_PODS, REASON_TOO_MANY_PODS, 1,
-                                        len(node_info.pods), allowed))
-    if (pod_request.milli_cpu == 0 and pod_request.memory == 0 and pod_request.ephemeral_storage == 0
-            and not pod_request.scalar_resources):
+    alloc = node_info.allocatable_resource
+    allowed = alloc.allowed_pod_number
+    num_pods = len(node_info.pods)
+    if num_pods + 1 > allowed:
+        out.append(InsufficientResource(v1helper.RESOURCE_PODS, REASON_TOO_MANY_PODS, 1, num_pods, allowed))
+    cpu, memory, ephemeral = pod_request.milli_cpu, pod_request.memory, pod_request.ephemeral_storage
+    scalars = pod_request.scalar_resources
+    if cpu == 0 and memory == 0 and ephemeral == 0 and not scalars:
         return out
-    alloc, used = node_info.allocatable_resource, node_info.requested_resource
-    for name, reason, want, have, cap in (
-            (v1helper.RESOURCE_CPU, REASON_INSUFFICIENT_CPU, pod_request.milli_cpu, used.milli_cpu,
-             alloc.milli_cpu),
-            (v1helper.RESOURCE_MEMORY, REASON_INSUFFICIENT_MEMORY, pod_request.memory, used.memory,
-             alloc.memory),
-            (v1helper.RESOURCE_EPHEMERAL_STORAGE, REASON_INSUFFICIENT_EPHEMERAL_STORAGE,
-             pod_request.ephemeral_storage, used.ephemeral_storage, alloc.ephemeral_storage)):
-        if cap < want + have:
-            out.append(InsufficientResource(name, reason, want, have, cap))
-    for name, want in pod_request.scalar_resources.items():
+    used = node_info.requested_resource
+    if alloc.milli_cpu < cpu + used.milli_cpu:
+        out.append(InsufficientResource(v1helper.RESOURCE_CPU, REASON_INSUFFICIENT_CPU, cpu, used.milli_cpu,
+                                        alloc.milli_cpu))
+    if alloc.memory < memory + used.memory:
+        out.append(InsufficientResource(v1helper.RESOURCE_MEMORY, REASON_INSUFFICIENT_MEMORY, memory, used.memory,
+                                        alloc.memory))
+    if alloc.ephemeral_storage < ephemeral + used.ephemeral_storage:
+        out.append(InsufficientResource(v1helper.RESOURCE_EPHEMERAL_STORAGE, REASON_INSUFFICIENT_EPHEMERAL_STORAGE,
+                                        ephemeral, used.ephemeral_storage, alloc.ephemeral_storage))
+    for name, want in scalars.items():
         if v1helper.is_extended_resource_name(name) and name in ignored_extended_resources:
             continue
         have, cap = used.scalar_resources.get(name, 0), alloc.scalar_resources.get(name, 0)

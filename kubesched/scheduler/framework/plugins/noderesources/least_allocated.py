@@ -14,7 +14,7 @@ from typing import Final, Optional
 
 from kubesched.api.core import Pod
 from kubesched.scheduler.framework.plugins.noderesources.resource_allocation import (
-    DEFAULT_REQUESTED_RATIO_RESOURCES, ResourceAllocationScorer, ResourceToValueMap, get_node_info, go_div)
+    DEFAULT_REQUESTED_RATIO_RESOURCES, ResourceAllocationScorer, ResourceToValueMap, go_div)
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import MAX_NODE_SCORE, Code, ScorePlugin, Status
 
@@ -26,16 +26,20 @@ class LeastAllocated:
 
     def __init__(self, handle: object) -> None:
         self.handle = handle
-        self.scorer = ResourceAllocationScorer(NAME, least_resource_scorer, DEFAULT_REQUESTED_RATIO_RESOURCES)
+        self.scorer = ResourceAllocationScorer(NAME, least_resource_scorer, DEFAULT_REQUESTED_RATIO_RESOURCES,
+                                               least_cpu_memory_scorer)
 
     def name(self) -> str:
         return NAME
 
     def score(self, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
         """Upstream: (*LeastAllocated).Score."""
-        node_info, err = get_node_info(self.handle, node_name)
-        if node_info is None:
+        try:
+            node_info = self.handle.snapshot_shared_lister().node_infos().get(node_name)
+        except LookupError as err:
             return 0, Status(Code.ERROR, (f'getting node "{node_name}" from Snapshot: {err}',))
+        if node_info is None:
+            return 0, Status(Code.ERROR, (f'getting node "{node_name}" from Snapshot: <nil>',))
         return self.scorer.score(pod, node_info)
 
     def score_extensions(self) -> None:
@@ -50,6 +54,11 @@ def least_resource_scorer(requested: ResourceToValueMap, allocatable: ResourceTo
         node_score += least_requested_score(requested.get(resource, 0), allocatable.get(resource, 0)) * weight
         weight_sum += weight
     return go_div(node_score, weight_sum)
+
+
+def least_cpu_memory_scorer(cpu: int, cpu_capacity: int, memory: int, memory_capacity: int) -> int:
+    """``leastResourceScorer`` over memory and cpu (weight 1 each), without the maps."""
+    return go_div(least_requested_score(memory, memory_capacity) + least_requested_score(cpu, cpu_capacity), 2)
 
 
 def least_requested_score(requested: int, capacity: int) -> int:

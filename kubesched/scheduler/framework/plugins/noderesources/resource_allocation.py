@@ -26,6 +26,9 @@ ResourceToWeightMap = Mapping[str, int]
 ResourceToValueMap = dict[str, int]
 # scorer(requested, allocatable, include_volumes, requested_volumes, allocatable_volumes) -> score
 ScorerFunc = Callable[[ResourceToValueMap, ResourceToValueMap, bool, int, int], int]
+# cpu_memory_scorer(requested cpu, allocatable cpu, requested memory, allocatable memory) -> score:
+# the ScorerFunc's answer for the default resources without volumes, with no dict built
+CpuMemoryScorerFunc = Callable[[int, int, int, int], int]
 
 DEFAULT_REQUESTED_RATIO_RESOURCES: Final[ResourceToWeightMap] = {
     v1helper.RESOURCE_MEMORY: 1, v1helper.RESOURCE_CPU: 1}
@@ -33,47 +36,55 @@ DEFAULT_REQUESTED_RATIO_RESOURCES: Final[ResourceToWeightMap] = {
 
 def go_div(a: int, b: int) -> int:
     """Go's int64 ``a / b``: truncates toward zero (Python's ``//`` floors)."""
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b >= 0) else -q
+    q = a // b
+    if q < 0 and q * b != a:  # a negative inexact quotient: floor is one below truncation
+        q += 1
+    return q
 
 
 @dataclass(frozen=True, slots=True)
 class ResourceAllocationScorer:
-    """``resourceAllocationScorer``: a name, a scoring function and the resources it weighs."""
+    """``resourceAllocationScorer``: a name, a scoring function and the resources it weighs.
+
+    ``cpu_memory_scorer``, when set, must give ``scorer``'s answer for the default resources
+    (memory and cpu, weight 1 each) without volumes; it then replaces the call with dicts.
+    """
 
     name: str
     scorer: ScorerFunc
     resource_to_weight_map: Optional[ResourceToWeightMap]
+    cpu_memory_scorer: Optional[CpuMemoryScorerFunc] = None
 
     def score(self, pod: Pod, node_info: NodeInfo) -> tuple[int, Optional[Status]]:
         """Upstream: (*resourceAllocationScorer).score."""
         if node_info.node is None:
             return 0, Status(Code.ERROR, ("node not found",))
-        if self.resource_to_weight_map is None:
+        weights = self.resource_to_weight_map
+        if weights is None:
             return 0, Status(Code.ERROR, ("resources not found",))
-        if self.resource_to_weight_map is DEFAULT_REQUESTED_RATIO_RESOURCES:
-            requested, allocatable = _memory_and_cpu(node_info, pod)
+        volumes = features.enabled("BalanceAttachedNodeVolumes") and node_info.transient_info is not None
+        if weights is DEFAULT_REQUESTED_RATIO_RESOURCES:
+            cpu, memory = pod_cpu_memory_request(pod)
+            allocatable = node_info.allocatable_resource
+            non_zero = node_info.non_zero_request
+            if self.cpu_memory_scorer is not None and not volumes:
+                return self.cpu_memory_scorer(non_zero.milli_cpu + cpu, allocatable.milli_cpu,
+                                              non_zero.memory + memory, allocatable.memory), None
+            requested = {v1helper.RESOURCE_MEMORY: non_zero.memory + memory,
+                         v1helper.RESOURCE_CPU: non_zero.milli_cpu + cpu}
+            allocatable = {v1helper.RESOURCE_MEMORY: allocatable.memory,
+                           v1helper.RESOURCE_CPU: allocatable.milli_cpu}
         else:
             requested = {}
             allocatable = {}
             for resource in self.resource_to_weight_map:
                 allocatable[resource], requested[resource] = calculate_resource_allocatable_request(
                     node_info, pod, resource)
-        if features.enabled("BalanceAttachedNodeVolumes") and node_info.transient_info is not None:
+        if volumes:
             info = node_info.transient_info
             return self.scorer(requested, allocatable, True, info.requested_volumes,
                                info.allocatable_volumes_count), None
         return self.scorer(requested, allocatable, False, 0, 0), None
-
-
-def _memory_and_cpu(node_info: NodeInfo, pod: Pod) -> tuple[ResourceToValueMap, ResourceToValueMap]:
-    """``calculateResourceAllocatableRequest`` for the default resources (memory, cpu) at once."""
-    allocatable = node_info.allocatable_resource
-    non_zero = node_info.non_zero_request
-    memory = calculate_pod_resource_request(pod, v1helper.RESOURCE_MEMORY)
-    cpu = calculate_pod_resource_request(pod, v1helper.RESOURCE_CPU)
-    return ({v1helper.RESOURCE_MEMORY: non_zero.memory + memory, v1helper.RESOURCE_CPU: non_zero.milli_cpu + cpu},
-            {v1helper.RESOURCE_MEMORY: allocatable.memory, v1helper.RESOURCE_CPU: allocatable.milli_cpu})
 
 
 def calculate_resource_allocatable_request(node_info: NodeInfo, pod: Pod, resource: str) -> tuple[int, int]:
@@ -101,11 +112,13 @@ class _LastPod:
     other than cpu and memory (ephemeral storage depends on a gate).
     """
 
-    __slots__ = ("pod", "requests")
+    __slots__ = ("pod", "requests", "cpu_memory_pod", "cpu_memory")
 
     def __init__(self) -> None:
         self.pod: Optional[Pod] = None
         self.requests: dict[str, int] = {}
+        self.cpu_memory_pod: Optional[Pod] = None
+        self.cpu_memory: tuple[int, int] = (0, 0)
 
 
 _LAST_POD: Final = _LastPod()
@@ -123,6 +136,18 @@ def calculate_pod_resource_request(pod: Pod, resource: str) -> int:
     if request is None:
         request = last.requests[resource] = _pod_resource_request(pod, resource)
     return request
+
+
+def pod_cpu_memory_request(pod: Pod) -> tuple[int, int]:
+    """``calculatePodResourceRequest`` of cpu and of memory, as one pair (remembered per pod)."""
+    last = _LAST_POD
+    if last.cpu_memory_pod is pod:
+        return last.cpu_memory
+    pair = (calculate_pod_resource_request(pod, v1helper.RESOURCE_CPU),
+            calculate_pod_resource_request(pod, v1helper.RESOURCE_MEMORY))
+    if not pod.spec.overhead:
+        last.cpu_memory_pod, last.cpu_memory = pod, pair
+    return pair
 
 
 def _pod_resource_request(pod: Pod, resource: str) -> int:

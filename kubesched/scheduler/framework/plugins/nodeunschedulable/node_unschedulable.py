@@ -33,8 +33,8 @@ class NodeUnschedulable:
         """Upstream: (*NodeUnschedulable).Filter."""
         if node_info is None or node_info.node is None:
             return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (ERR_REASON_UNKNOWN_CONDITION,))
-        tolerates = v1helper.tolerations_tolerate_taint(pod.spec.tolerations, UNSCHEDULABLE_TAINT)
-        if node_info.node.spec.unschedulable and not tolerates:
+        if node_info.node.spec.unschedulable and not v1helper.tolerations_tolerate_taint(
+                pod.spec.tolerations, UNSCHEDULABLE_TAINT):
             return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (ERR_REASON_UNSCHEDULABLE,))
         return None
 

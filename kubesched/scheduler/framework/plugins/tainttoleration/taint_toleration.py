@@ -48,8 +48,10 @@ class TaintToleration:
         """Upstream: (*TaintToleration).Filter. The first untolerated hard taint, in node order."""
         if node_info is None or node_info.node is None:
             return Status(Code.ERROR, ("invalid nodeInfo",))
-        taint, untolerated = v1helper.find_matching_untolerated_taint(
-            node_info.taints, pod.spec.tolerations, _is_hard_taint)
+        taints = node_info.node.spec.taints
+        if not taints:
+            return None
+        taint, untolerated = v1helper.find_matching_untolerated_taint(taints, pod.spec.tolerations, _is_hard_taint)
         if not untolerated:
             return None
         return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (err_reason_untolerated(taint),))
@@ -68,7 +70,8 @@ class TaintToleration:
             node_info = self.handle.snapshot_shared_lister().node_infos().get(node_name)
         except LookupError as err:
             return 0, Status(Code.ERROR, (f'getting node "{node_name}" from Snapshot: {err}',))
-        if node_info.node is None:
+        node = node_info.node
+        if node is None:
             return 0, Status(Code.ERROR, (f'getting node "{node_name}" from Snapshot: <nil>',))
         try:
             s = state.read(PRE_SCORE_STATE_KEY)
@@ -76,8 +79,10 @@ class TaintToleration:
             return 0, Status(Code.ERROR, (f'Error reading "{PRE_SCORE_STATE_KEY}" from cycleState: {err}',))
         if not isinstance(s, PreScoreState):
             return 0, Status(Code.ERROR, (f"{s!r} convert to tainttoleration.preScoreState error",))
-        return count_intolerable_taints_prefer_no_schedule(
-            node_info.node.spec.taints, s.tolerations_prefer_no_schedule), None
+        taints = node.spec.taints
+        if not taints:
+            return 0, None
+        return count_intolerable_taints_prefer_no_schedule(taints, s.tolerations_prefer_no_schedule), None
 
     def normalize_score(self, state: CycleState, pod: Pod, scores: NodeScoreList) -> Optional[Status]:
         """Upstream: (*TaintToleration).NormalizeScore — reversed: fewer taints, higher score."""
@@ -105,9 +110,12 @@ def get_all_toleration_prefer_no_schedule(tolerations: tuple[Toleration, ...]) -
 def count_intolerable_taints_prefer_no_schedule(taints: tuple[Taint, ...],
                                                 tolerations: tuple[Toleration, ...]) -> int:
     """Upstream: countIntolerableTaintsPreferNoSchedule."""
-    return sum(1 for taint in taints
-               if taint.effect == v1helper.TAINT_EFFECT_PREFER_NO_SCHEDULE
-               and not v1helper.tolerations_tolerate_taint(tolerations, taint))
+    count = 0
+    for taint in taints:
+        if taint.effect == v1helper.TAINT_EFFECT_PREFER_NO_SCHEDULE and not (
+                tolerations and v1helper.tolerations_tolerate_taint(tolerations, taint)):
+            count += 1
+    return count
 
 
 def new(args: dict | None, handle: object) -> TaintToleration:
