@@ -404,7 +404,7 @@ class Trace(Sequence[Record]):
 
     def __init__(self, records: Iterable[Record] = ()) -> None:
         self._records: list = []
-        self._by_cycle: dict[int, list[int]] = {}
+        self._by_cycle: dict[int, list[range]] = {}  # each cycle's seqs, as runs
         for record in records:
             self.append(record)
 
@@ -413,15 +413,22 @@ class Trace(Sequence[Record]):
         if record.seq != len(self._records):
             raise ValueError(f"record seq {record.seq} != trace length {len(self._records)}")
         if record.cycle is not None:
-            self._by_cycle.setdefault(record.cycle, []).append(record.seq)
+            self._index(record.cycle, record.seq, 1)
         self._records.append(record)
 
     def _append_pending(self, count: int, build: Callable[[int], Sequence[Record]], cycle: int | None) -> None:
         """Add the next ``count`` records unbuilt: ``build(first seq)`` returns them, all of ``cycle``."""
         start = len(self._records)
         if cycle is not None:
-            self._by_cycle.setdefault(cycle, []).extend(range(start, start + count))
+            self._index(cycle, start, count)
         self._records.extend([_Pending(start, build)] * count)
+
+    def _index(self, cycle: int, start: int, count: int) -> None:
+        runs = self._by_cycle.setdefault(cycle, [])
+        if runs and runs[-1].stop == start:
+            runs[-1] = range(runs[-1].start, start + count)
+        else:
+            runs.append(range(start, start + count))
 
     def _get(self, index: int) -> Record:
         record = self._records[index]
@@ -498,4 +505,4 @@ class Trace(Sequence[Record]):
     def for_cycle(self, cycle: int) -> list[Record]:
         """Every record of one scheduling cycle (its binding cycle included), in trace order."""
         get = self._get
-        return [get(i) for i in self._by_cycle.get(cycle, ())]
+        return [get(i) for run in self._by_cycle.get(cycle, ()) for i in run]

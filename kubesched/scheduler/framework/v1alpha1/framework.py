@@ -94,11 +94,11 @@ class ExtensionPointObserver(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class _FilterPlan:
-    """The Filter plugins one pod needs called; ``skipped[i]``: plugin i promised Success everywhere."""
+    """The Filter plugins one pod needs called, their positions among all, and all plugins' names."""
 
     pod: Any
     called: tuple[Any, ...]
-    skipped: tuple[bool, ...]
+    positions: tuple[int, ...]
     names: tuple[str, ...]
 
 
@@ -268,31 +268,18 @@ class Framework:
         """``RunFilterPlugins``: plugin name → non-success status (empty: the node fits).
 
         Plugins whose ``filter_passes_every_node(pod)`` holds are not called (see
-        ``FilterShortcut``); the observer still hears them, as Success.
+        ``FilterShortcut``); the observer hears the node's calls as one ``FilterCalls``.
         """
-        if self.observer is not None:
-            return self._run_filter_plugins_observed(state, pod, node_info)
-        statuses: PluginToStatus = {}
-        for pl in self._filter_plan(pod).called:
-            status = pl.filter(state, pod, node_info)
-            if status is not None and status.code != Code.SUCCESS:
-                failed = self._filter_failure(pl, pod, status)
-                if failed is not None:
-                    return failed
-                statuses[pl.name()] = status
-                if not self.run_all_filters:
-                    return statuses
-        return statuses
-
-    def _run_filter_plugins_observed(self, state: Any, pod: Any, node_info: Any) -> PluginToStatus:
-        """``run_filter_plugins`` that hands the node's calls to the observer as one ``FilterCalls``."""
-        statuses: PluginToStatus = {}
-        seen: list[Optional[Status]] = []
         plan = self._filter_plan(pod)
+        observer = self.observer
+        seen: Optional[list[Optional[Status]]] = [] if observer is not None else None
+        statuses: PluginToStatus = {}
+        complete = False
         try:
-            for pl, skip in zip(self.plugins_by_point["filter"], plan.skipped):
-                status = None if skip else pl.filter(state, pod, node_info)
-                seen.append(status)
+            for pl in plan.called:
+                status = pl.filter(state, pod, node_info)
+                if seen is not None:
+                    seen.append(status)
                 if status is not None and status.code != Code.SUCCESS:
                     failed = self._filter_failure(pl, pod, status)
                     if failed is not None:
@@ -300,18 +287,21 @@ class Framework:
                     statuses[pl.name()] = status
                     if not self.run_all_filters:
                         return statuses
+            complete = True
             return statuses
         finally:
-            self.observer(FilterCalls(pod, self.profile_name, _node_name(node_info), plan.names, seen))
+            if seen is not None:
+                observer(FilterCalls(pod, self.profile_name, _node_name(node_info), plan.names, plan.positions,
+                                     seen, complete))
 
     def _filter_plan(self, pod: Any) -> _FilterPlan:
         """Which Filter plugins ``pod`` needs called (asked once per pod; pods are immutable)."""
         plan = self._plan
         if plan is None or plan.pod is not pod:
             plugins = self.plugins_by_point["filter"]
-            skipped = tuple(_passes_every_node(pl, pod) for pl in plugins)
-            plan = self._plan = _FilterPlan(pod, tuple(pl for pl, skip in zip(plugins, skipped) if not skip),
-                                            skipped, tuple(pl.name() for pl in plugins))
+            positions = tuple(i for i, pl in enumerate(plugins) if not _passes_every_node(pl, pod))
+            plan = self._plan = _FilterPlan(pod, tuple(plugins[i] for i in positions), positions,
+                                            tuple(pl.name() for pl in plugins))
         return plan
 
     @staticmethod

@@ -85,20 +85,33 @@ class OneCall:
 
 @dataclass(frozen=True, slots=True)
 class FilterCalls:
-    """One node's Filter calls: ``plugins[i]`` returned ``statuses[i]``; the runner stopped after the last."""
+    """One node's Filter calls.
+
+    ``plugins`` are all Filter plugins in order; those at ``called`` positions were called
+    and returned ``statuses`` (in order), the others promised Success. ``complete``: the
+    runner went through every plugin; otherwise the calls end with the last status (a
+    plugin that raised leaves the calls before its predecessor's end).
+    """
 
     pod: Any
     profile: str
     node: str
     plugins: Sequence[str]
+    called: Sequence[int]
     statuses: Sequence[Optional[Status]]
+    complete: bool
 
     def __len__(self) -> int:
-        return len(self.statuses)
+        if self.complete:
+            return len(self.plugins)
+        return self.called[len(self.statuses) - 1] + 1 if self.statuses else 0
 
     def __iter__(self) -> Iterator[PluginCall]:
         pod, node, profile = self.pod, self.node, self.profile
-        for plugin, status in zip(self.plugins, self.statuses):
+        results: list[Optional[Status]] = [None] * len(self.plugins)
+        for position, status in zip(self.called, self.statuses):
+            results[position] = status
+        for plugin, status in zip(self.plugins[:len(self)], results):
             yield PluginCall(FILTER, plugin, pod, node, status, profile=profile)
 
 
