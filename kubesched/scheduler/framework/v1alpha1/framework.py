@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Optional, Protocol, Sequence
 
 from kubesched.scheduler.framework.v1alpha1.interface import (
-    MAX_NODE_SCORE, MAX_TOTAL_SCORE, MIN_NODE_SCORE, BindPlugin, Code, FilterPlugin, NodeScore,
+    MAX_NODE_SCORE, MAX_TOTAL_SCORE, MIN_NODE_SCORE, BindPlugin, Code, FilterPlugin, NodeScore, NodeScoreList,
     PermitPlugin, PostBindPlugin, PreBindPlugin, PreFilterPlugin, PreScorePlugin, QueueSortPlugin,
     ReservePlugin, ScorePlugin, Status, UnreservePlugin, code_of, is_success, message_of)
 from kubesched.scheduler.framework.v1alpha1.plugin_args import Plugin, PluginConfig, raw_to_mapping
@@ -116,11 +116,6 @@ def _passes_every_node(pl: Any, pod: Any) -> bool:
 def _constant_score(pl: Any, state: Any, pod: Any) -> Optional[int]:
     shortcut = getattr(pl, "constant_score", None)
     return shortcut(state, pod) if shortcut is not None else None
-
-
-def _scores(plugins: list[Any], result: PluginToNodeScores) -> list[list[int]]:
-    """Each plugin's scores as they stand (NormalizeScore and weighting change them in place)."""
-    return [[node_score.score for node_score in result[pl.name()]] for pl in plugins]
 
 
 def _pod_name(pod: Any) -> str:
@@ -329,27 +324,26 @@ class Framework:
 
         Plugins whose ``constant_score(state, pod)`` is an int are not called (see
         ``ScoreShortcut``); every node gets that score and the observer hears the calls.
+        Scores stay plain ints until a plugin's NormalizeScore or the result needs NodeScores.
         """
         plugins = self.plugins_by_point["score"]
         node_names = [node.metadata.name for node in nodes]
-        result: PluginToNodeScores = {pl.name(): [] for pl in plugins}
-        count, failed, normalize, raw, after, normalized = 0, None, [], None, None, False
+        raw: list[list[int]] = [[] for _ in plugins]
+        count, failed, normalize, after, normalized = 0, None, [], None, False
         observed = self.observer is not None
         try:
-            count, failed = self._score_nodes(state, pod, node_names, plugins, result)
-            if observed:
-                raw = _scores(plugins, result)
+            count, failed = self._score_nodes(state, pod, node_names, plugins, raw)
             if failed is not None:
                 return None, _error(f"error while running score plugin for pod {go_quote(_pod_name(pod))}: "
                                     f"{failed[1].message()}")
-            failure = self._normalize(state, pod, plugins, result, normalize)
+            lists, failure = self._normalize(state, pod, plugins, node_names, raw, normalize)
             if observed:
-                after = _scores(plugins, result)
+                after = [scores if lst is None else [ns.score for ns in lst] for scores, lst in zip(raw, lists)]
             if failure is not None:
                 return None, _error(f"error while running normalize score plugin for pod "
                                     f"{go_quote(_pod_name(pod))}: {failure}")
             normalized = True
-            failure = self._apply_weights(plugins, result)
+            result, failure = self._apply_weights(plugins, node_names, raw, lists)
             if failure is not None:
                 return None, _error(f"error while applying score defaultWeights for pod "
                                     f"{go_quote(_pod_name(pod))}: {failure}")
@@ -358,56 +352,74 @@ class Framework:
             if observed:
                 names = [pl.name() for pl in plugins]
                 self.observer(ScoreCalls(pod, self.profile_name, node_names, names,
-                                         [self.plugin_name_to_weight.get(name) for name in names], raw or (),
+                                         [self.plugin_name_to_weight.get(name) for name in names], raw,
                                          count, failed, normalize, after, normalized))
 
     def _score_nodes(self, state: Any, pod: Any, node_names: list[str], plugins: list[Any],
-                     result: PluginToNodeScores) -> tuple[int, Optional[tuple[int, Status]]]:
-        """Score every node, node-major: (Score calls made, (score, status) of a failed last call).
+                     raw: list[list[int]]) -> tuple[int, Optional[tuple[int, Status]]]:
+        """Score every node, node-major, into ``raw`` (one int list per plugin).
 
-        A plugin with a constant score gets its whole list at once; the others are called.
+        Returns (Score calls made, (score, status) of a failed last call). A plugin with a
+        constant score gets its whole list at once; the others are called.
         """
         width = len(plugins)
         called = []
         for index, pl in enumerate(plugins):
-            scores = result[pl.name()]
             constant = _constant_score(pl, state, pod)
             if constant is None:
-                called.append((index, pl.score, scores.append))
+                called.append((index, pl.score, raw[index].append))
             else:
-                scores.extend([NodeScore(name, constant) for name in node_names])
+                raw[index] = [constant] * len(node_names)
         for i, node_name in enumerate(node_names):
             for index, score_fn, append in called:
                 score, status = score_fn(state, pod, node_name)
                 if status is not None and status.code != Code.SUCCESS:
                     return i * width + index + 1, (score, status)
-                append(NodeScore(node_name, score))
+                append(score)
         return len(node_names) * width, None
 
-    def _normalize(self, state: Any, pod: Any, plugins: list[Any], result: PluginToNodeScores,
-                   calls: list[tuple[int, Optional[Status]]]) -> Optional[str]:
-        """NormalizeScore in plugin order; each call's (plugin index, status) goes to ``calls``."""
+    def _normalize(self, state: Any, pod: Any, plugins: list[Any], node_names: list[str], raw: list[list[int]],
+                   calls: list[tuple[int, Optional[Status]]]) -> tuple[list[Optional[NodeScoreList]], Optional[str]]:
+        """NormalizeScore in plugin order on NodeScore lists made for it (None for plugins without).
+
+        Each call's (plugin index, status) goes to ``calls``; returns the lists and the
+        first failure's text.
+        """
+        lists: list[Optional[NodeScoreList]] = []
         for index, pl in enumerate(plugins):
             ext = pl.score_extensions()
             if ext is None:
+                lists.append(None)
                 continue
-            status = ext.normalize_score(state, pod, result[pl.name()])
+            scores = list(map(NodeScore, node_names, raw[index]))
+            lists.append(scores)
+            status = ext.normalize_score(state, pod, scores)
             calls.append((index, status))
             if not is_success(status):
-                return f"normalize score plugin {go_quote(pl.name())} failed with error {status.message()}"
-        return None
+                lists.extend([None] * (len(plugins) - len(lists)))
+                return lists, f"normalize score plugin {go_quote(pl.name())} failed with error {status.message()}"
+        return lists, None
 
-    def _apply_weights(self, plugins: list[Any], result: PluginToNodeScores) -> Optional[str]:
-        for pl in plugins:
+    def _apply_weights(self, plugins: list[Any], node_names: list[str], raw: list[list[int]],
+                       lists: list[Optional[NodeScoreList]]) -> tuple[Optional[PluginToNodeScores], Optional[str]]:
+        """Range-check each plugin's scores in order and multiply by its weight: (result, failure)."""
+        result: PluginToNodeScores = {}
+        for pl, scores, normalized in zip(plugins, raw, lists):
             name = pl.name()
             weight = self.plugin_name_to_weight[name]
-            for node_score in result[name]:
-                score = node_score.score
-                if score > MAX_NODE_SCORE or score < MIN_NODE_SCORE:
-                    return (f"score plugin {go_quote(name)} returns an invalid score {score}, "
-                            f"it should in the range of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing")
-                node_score.score = score * weight
-        return None
+            values = scores if normalized is None else [ns.score for ns in normalized]
+            if values and (min(values) < MIN_NODE_SCORE or max(values) > MAX_NODE_SCORE):
+                bad = next(v for v in values if v > MAX_NODE_SCORE or v < MIN_NODE_SCORE)
+                return None, (f"score plugin {go_quote(name)} returns an invalid score {bad}, "
+                              f"it should in the range of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing")
+            if normalized is None:
+                result[name] = list(map(NodeScore, node_names, values if weight == 1 else
+                                        [v * weight for v in values]))
+            else:
+                for node_score in normalized:
+                    node_score.score *= weight
+                result[name] = normalized
+        return result, None
 
     @_extension_point(RESERVE)
     def run_reserve_plugins(self, state: Any, pod: Any, node_name: str) -> Optional[Status]:
