@@ -385,15 +385,11 @@ class GenericScheduler:
             result = [NodeScore(node.metadata.name, 1) for node in nodes]
             self._notify("node_scores", pod=pod, scores=[(ns.name, ns.score) for ns in result], extender_scores={})
             return result
-        scores_map, status = fwk.run_score_plugins(state, pod, nodes)
+        columns, status = fwk.score_columns(state, pod, nodes)  # RunScorePlugins, as plain ints
         if not is_success(status):
             raise status.as_error()
-        columns = list(scores_map.values())  # one list per plugin, each in the order of ``nodes``
-        if columns:
-            result = [NodeScore(node.metadata.name, sum([ns.score for ns in row]))
-                      for node, row in zip(nodes, zip(*columns))]
-        else:
-            result = [NodeScore(node.metadata.name, 0) for node in nodes]
+        totals = list(map(sum, zip(*columns.values()))) if columns else [0] * len(nodes)
+        result = list(map(NodeScore, [node.metadata.name for node in nodes], totals))
         combined: dict[str, int] = {}
         if self.extenders and nodes is not None:
             for extender in self.extenders:

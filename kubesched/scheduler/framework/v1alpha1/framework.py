@@ -317,14 +317,25 @@ class Framework:
                               f"{go_quote(_pod_name(pod))}: {status.message()}")
         return None
 
-    @_extension_point(SCORE)
     def run_score_plugins(self, state: Any, pod: Any,
                           nodes: list[Any]) -> tuple[Optional[PluginToNodeScores], Optional[Status]]:
-        """``RunScorePlugins``: Score per node → NormalizeScore → range check → × weight.
+        """``RunScorePlugins``: plugin name → NodeScores in the order of ``nodes`` (``score_columns``)."""
+        columns, status = self.score_columns(state, pod, nodes)
+        if columns is None:
+            return None, status
+        names = [node.metadata.name for node in nodes]
+        return {plugin: list(map(NodeScore, names, column)) for plugin, column in columns.items()}, None
 
-        Plugins whose ``constant_score(state, pod)`` is an int are not called (see
-        ``ScoreShortcut``); every node gets that score and the observer hears the calls.
-        Scores stay plain ints until a plugin's NormalizeScore or the result needs NodeScores.
+    @_extension_point(SCORE)
+    def score_columns(self, state: Any, pod: Any,
+                      nodes: list[Any]) -> tuple[Optional[dict[str, list[int]]], Optional[Status]]:
+        """RunScorePlugins' work: Score per node → NormalizeScore → range check → × weight.
+
+        Returns each plugin's weighted scores as plain ints in the order of ``nodes`` (what
+        ``prioritizeNodes`` sums). Plugins whose ``constant_score(state, pod)`` is an int
+        are not called (see ``ScoreShortcut``); every node gets that score and the observer
+        hears the calls. NodeScores are made only for NormalizeScore, which changes them in
+        place as upstream's plugins do.
         """
         plugins = self.plugins_by_point["score"]
         node_names = [node.metadata.name for node in nodes]
@@ -343,11 +354,11 @@ class Framework:
                 return None, _error(f"error while running normalize score plugin for pod "
                                     f"{go_quote(_pod_name(pod))}: {failure}")
             normalized = True
-            result, failure = self._apply_weights(plugins, node_names, raw, lists)
+            columns, failure = self._apply_weights(plugins, raw, lists)
             if failure is not None:
                 return None, _error(f"error while applying score defaultWeights for pod "
                                     f"{go_quote(_pod_name(pod))}: {failure}")
-            return result, None
+            return columns, None
         finally:
             if observed:
                 names = [pl.name() for pl in plugins]
@@ -400,10 +411,10 @@ class Framework:
                 return lists, f"normalize score plugin {go_quote(pl.name())} failed with error {status.message()}"
         return lists, None
 
-    def _apply_weights(self, plugins: list[Any], node_names: list[str], raw: list[list[int]],
-                       lists: list[Optional[NodeScoreList]]) -> tuple[Optional[PluginToNodeScores], Optional[str]]:
-        """Range-check each plugin's scores in order and multiply by its weight: (result, failure)."""
-        result: PluginToNodeScores = {}
+    def _apply_weights(self, plugins: list[Any], raw: list[list[int]], lists: list[Optional[NodeScoreList]]
+                       ) -> tuple[Optional[dict[str, list[int]]], Optional[str]]:
+        """Range-check each plugin's scores in order and multiply by its weight: (columns, failure)."""
+        columns: dict[str, list[int]] = {}
         for pl, scores, normalized in zip(plugins, raw, lists):
             name = pl.name()
             weight = self.plugin_name_to_weight[name]
@@ -412,14 +423,8 @@ class Framework:
                 bad = next(v for v in values if v > MAX_NODE_SCORE or v < MIN_NODE_SCORE)
                 return None, (f"score plugin {go_quote(name)} returns an invalid score {bad}, "
                               f"it should in the range of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing")
-            if normalized is None:
-                result[name] = list(map(NodeScore, node_names, values if weight == 1 else
-                                        [v * weight for v in values]))
-            else:
-                for node_score in normalized:
-                    node_score.score *= weight
-                result[name] = normalized
-        return result, None
+            columns[name] = [v * weight for v in values]
+        return columns, None
 
     @_extension_point(RESERVE)
     def run_reserve_plugins(self, state: Any, pod: Any, node_name: str) -> Optional[Status]:
