@@ -146,20 +146,25 @@ class Scoring:
             state = get_pre_score_state(cycle_state)
         except LookupError as err:
             return Status.new(Code.ERROR, str(err))
+        names = state.node_name_set
         min_score, total = MAX_INT64, 0
-        for s in scores:
-            if s.name in state.node_name_set:
-                total += s.score
-                min_score = min(min_score, s.score)
+        if names:
+            for s in scores:
+                if s.name in names:
+                    score = s.score
+                    total += score
+                    if score < min_score:
+                        min_score = score
         diff = total - min_score
+        get = self.shared_lister.node_infos().get
         for s in scores:
             try:
-                node = self.shared_lister.node_infos().get(s.name).node
+                node = get(s.name).node
             except LookupError as err:
                 return Status.new(Code.ERROR, str(err))
             if diff == 0:
                 s.score = MAX_NODE_SCORE
-            elif node.metadata.name not in state.node_name_set:
+            elif node.metadata.name not in names:
                 s.score = 0
             else:
                 s.score = int(float(MAX_NODE_SCORE) * (float(total - s.score) / float(diff)))
