@@ -20,7 +20,7 @@ from kubesched.api.core import Node, Pod
 from kubesched.api.labels import Selector
 from kubesched.scheduler.framework.plugins.helper.spread import default_selector
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState, StateNotFoundError
-from kubesched.scheduler.framework.v1alpha1.interface import MAX_NODE_SCORE, Code, NodeScore, Status
+from kubesched.scheduler.framework.v1alpha1.interface import MAX_NODE_SCORE, Code, NodeScore, ScoreShortcut, Status
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
 from kubesched.scheduler.util.node import get_zone_key
 
@@ -87,6 +87,19 @@ class DefaultPodTopologySpread:
             return 0, Status.new(Code.ERROR, f'getting node "{node_name}" from Snapshot: {err}')
         return count_matching_pods(pod.metadata.namespace, state.selector, node_info), None
 
+    def constant_score(self, cycle_state: CycleState, pod: Pod) -> Optional[int]:
+        """Not upstream (ScoreShortcut): 0 when the plugin is skipped for the pod or its selector is
+        empty (nothing matches); None otherwise, or when the state is missing (Score errs)."""
+        if skip_default_pod_topology_spread(pod):
+            return 0
+        try:
+            state = cycle_state.read(PRE_SCORE_STATE_KEY)
+        except StateNotFoundError:
+            return None
+        if isinstance(state, PreScoreState) and state.selector.empty():
+            return 0
+        return None
+
     def normalize_score(self, cycle_state: CycleState, pod: Pod, scores: list[NodeScore]) -> Optional[Status]:
         if skip_default_pod_topology_spread(pod):
             return None
@@ -134,3 +147,6 @@ def new(args: Optional[dict], handle) -> DefaultPodTopologySpread:
     if listers is None:
         raise ValueError("SharedInformerFactory is nil")
     return DefaultPodTopologySpread(shared_lister, listers)
+
+
+_ss: ScoreShortcut = DefaultPodTopologySpread(None, None)

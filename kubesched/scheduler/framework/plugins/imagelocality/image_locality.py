@@ -16,7 +16,7 @@ from typing import Final, Optional, Sequence
 from kubesched.api.core import Container, Pod
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import (
-    MAX_NODE_SCORE, Code, ScorePlugin, Status)
+    MAX_NODE_SCORE, Code, ScorePlugin, ScoreShortcut, Status)
 from kubesched.scheduler.nodeinfo.node_info import ImageStateSummary, NodeInfo
 
 NAME: Final = "ImageLocality"
@@ -46,6 +46,25 @@ class ImageLocality:
             return 0, None  # calculate_priority(0): below the threshold
         total_num_nodes = len(lister.list())
         return calculate_priority(sum_image_scores(node_info, pod.spec.containers, total_num_nodes)), None
+
+    def constant_score(self, state: CycleState, pod: Pod) -> Optional[int]:
+        """Not upstream (ScoreShortcut): the score every node of the snapshot shares (0 when no node
+        reports images, the usual case); None when they differ."""
+        node_infos = self.handle.snapshot_shared_lister().node_infos().list()
+        total_num_nodes = len(node_infos)
+        containers = pod.spec.containers
+        constant: Optional[int] = None
+        for node_info in node_infos:
+            if node_info.node is None:
+                continue  # no node, no node name to score
+            score = 0
+            if node_info.image_states:
+                score = calculate_priority(sum_image_scores(node_info, containers, total_num_nodes))
+            if constant is None:
+                constant = score
+            elif score != constant:
+                return None
+        return constant
 
     def score_extensions(self) -> None:
         return None
@@ -111,3 +130,4 @@ def new(args: dict | None, handle: object) -> ImageLocality:
 
 
 _s: ScorePlugin = ImageLocality(None)
+_ss: ScoreShortcut = ImageLocality(None)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+from kubesched.scheduler.framework.v1alpha1.interface import ScoreShortcut
 from kubesched.scheduler.framework.v1alpha1.plugin_args import decode_into
 
 NAME = "InterPodAffinity"
@@ -63,3 +64,6 @@ def new(args, handle) -> InterPodAffinity:
         return InterPodAffinity(shared_lister)
     validate_hard_pod_affinity_weight("hardPodAffinityWeight", decoded.hard_pod_affinity_weight)
     return InterPodAffinity(shared_lister, decoded.hard_pod_affinity_weight)
+
+
+_ss: ScoreShortcut = InterPodAffinity(None)

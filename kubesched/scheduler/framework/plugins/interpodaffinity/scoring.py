@@ -180,6 +180,19 @@ class Scoring:
                 score += values.get(labels[key], 0)
         return score, None
 
+    def constant_score(self, cycle_state: CycleState, pod: Pod) -> Optional[int]:
+        """Not upstream (ScoreShortcut): 0 when every topology score PreScore summed is 0 (usually:
+        none at all), as Score adds only those. None when the state is missing (Score errs)."""
+        try:
+            state = get_pre_score_state(cycle_state)
+        except LookupError:
+            return None
+        for values in state.topology_score.values():
+            for value in values.values():
+                if value != 0:
+                    return None
+        return 0
+
     def normalize_score(self, cycle_state: CycleState, pod: Pod, scores: list[NodeScore]) -> Optional[Status]:
         try:
             state = get_pre_score_state(cycle_state)

@@ -13,7 +13,7 @@ from kubesched.api import v1helper
 from kubesched.api.core import Node, Pod
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import (
-    MAX_NODE_SCORE, Code, ScorePlugin, Status)
+    MAX_NODE_SCORE, Code, ScorePlugin, ScoreShortcut, Status)
 
 NAME: Final = "NodePreferAvoidPods"
 _AVOIDABLE_CONTROLLER_KINDS: Final = ("ReplicationController", "ReplicaSet")
@@ -37,6 +37,24 @@ class NodePreferAvoidPods:
         if node_info.node is None:
             return 0, Status(Code.ERROR, ("node not found",))
         return score_node(pod, node_info.node), None
+
+    def constant_score(self, state: CycleState, pod: Pod) -> Optional[int]:
+        """Not upstream (ScoreShortcut): MaxNodeScore for a pod no RC/RS controls, else the score
+        every node of the snapshot shares (MaxNodeScore when none asks to avoid pods); None if they differ."""
+        ref = pod.metadata.controller_ref()
+        if ref is None or ref.kind not in _AVOIDABLE_CONTROLLER_KINDS:
+            return MAX_NODE_SCORE
+        constant: Optional[int] = None
+        for node_info in self.handle.snapshot_shared_lister().node_infos().list():
+            node = node_info.node
+            if node is None:
+                continue  # no node, no node name to score
+            score = score_node(pod, node) if node.metadata.annotations else MAX_NODE_SCORE
+            if constant is None:
+                constant = score
+            elif score != constant:
+                return None
+        return constant
 
     def score_extensions(self) -> None:
         return None
@@ -64,3 +82,4 @@ def new(args: dict | None, handle: object) -> NodePreferAvoidPods:
 
 
 _s: ScorePlugin = NodePreferAvoidPods(None)
+_ss: ScoreShortcut = NodePreferAvoidPods(None)

@@ -16,7 +16,8 @@ from kubesched.api.core import Node, Pod, Taint, Toleration
 from kubesched.scheduler.framework.plugins.helper.normalize_score import default_normalize_score
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import (
-    MAX_NODE_SCORE, Code, FilterPlugin, NodeScoreList, PreScorePlugin, ScorePlugin, Status)
+    MAX_NODE_SCORE, Code, FilterPlugin, FilterShortcut, NodeScoreList, PreScorePlugin, ScorePlugin, ScoreShortcut,
+    Status)
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
 
 NAME: Final = "TaintToleration"
@@ -56,6 +57,13 @@ class TaintToleration:
             return None
         return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (err_reason_untolerated(taint),))
 
+    def filter_passes_every_node(self, pod: Pod) -> bool:
+        """Not upstream (FilterShortcut): keyless Exists tolerations cover both hard effects, so
+        every NoSchedule and NoExecute taint is tolerated."""
+        tolerations = pod.spec.tolerations
+        return bool(tolerations) and all(
+            _tolerates_every_taint(tolerations, effect) for effect in _HARD_TAINT_EFFECTS)
+
     def pre_score(self, state: CycleState, pod: Pod, nodes: list[Node]) -> Optional[Status]:
         """Upstream: (*TaintToleration).PreScore. No nodes: nothing is written."""
         if not nodes:
@@ -84,6 +92,29 @@ class TaintToleration:
             return 0, None
         return count_intolerable_taints_prefer_no_schedule(taints, s.tolerations_prefer_no_schedule), None
 
+    def constant_score(self, state: CycleState, pod: Pod) -> Optional[int]:
+        """Not upstream (ScoreShortcut): the count every node of the snapshot shares (0 when no node
+        has a taint, the usual case); None when counts differ or the state is missing (Score errs)."""
+        try:
+            s = state.read(PRE_SCORE_STATE_KEY)
+        except KeyError:
+            return None
+        if not isinstance(s, PreScoreState):
+            return None
+        tolerations = s.tolerations_prefer_no_schedule
+        constant: Optional[int] = None
+        for node_info in self.handle.snapshot_shared_lister().node_infos().list():
+            node = node_info.node
+            if node is None:
+                continue  # no node, no node name to score
+            taints = node.spec.taints
+            count = count_intolerable_taints_prefer_no_schedule(taints, tolerations) if taints else 0
+            if constant is None:
+                constant = count
+            elif count != constant:
+                return None
+        return constant
+
     def normalize_score(self, state: CycleState, pod: Pod, scores: NodeScoreList) -> Optional[Status]:
         """Upstream: (*TaintToleration).NormalizeScore — reversed: fewer taints, higher score."""
         return default_normalize_score(MAX_NODE_SCORE, True, scores)
@@ -97,8 +128,17 @@ def err_reason_untolerated(taint: Taint) -> str:
     return f"node(s) had taint {{{taint.key}: {taint.value}}}, that the pod didn't tolerate"
 
 
+_HARD_TAINT_EFFECTS: Final = (v1helper.TAINT_EFFECT_NO_SCHEDULE, v1helper.TAINT_EFFECT_NO_EXECUTE)
+
+
 def _is_hard_taint(taint: Taint) -> bool:
-    return taint.effect in (v1helper.TAINT_EFFECT_NO_SCHEDULE, v1helper.TAINT_EFFECT_NO_EXECUTE)
+    return taint.effect in _HARD_TAINT_EFFECTS
+
+
+def _tolerates_every_taint(tolerations: tuple[Toleration, ...], effect: str) -> bool:
+    """Some toleration matches any taint of ``effect``: no key, operator Exists, that effect or none."""
+    return any(not t.key and t.operator == v1helper.TOLERATION_OP_EXISTS and (not t.effect or t.effect == effect)
+               for t in tolerations)
 
 
 def get_all_toleration_prefer_no_schedule(tolerations: tuple[Toleration, ...]) -> tuple[Toleration, ...]:
@@ -126,3 +166,5 @@ def new(args: dict | None, handle: object) -> TaintToleration:
 _f: FilterPlugin = TaintToleration(None)
 _p: PreScorePlugin = TaintToleration(None)
 _s: ScorePlugin = TaintToleration(None)
+_fs: FilterShortcut = TaintToleration(None)
+_ss: ScoreShortcut = TaintToleration(None)
