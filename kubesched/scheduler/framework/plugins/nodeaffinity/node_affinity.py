@@ -2,22 +2,21 @@
 
 Upstream: pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go
 (NodeAffinity.Name, Filter, Score, NormalizeScore, ScoreExtensions, New); the matching
-itself is helper.PodMatchesNodeSelectorAndAffinityTerms.
+itself is helper.PodMatchesNodeSelectorAndAffinityTerms, with the pod's selectors built
+once per pod (pod_selectors.py) instead of once per node.
 """
 
 from __future__ import annotations
 
 from typing import Final, Optional
 
-from kubesched.api import v1helper
 from kubesched.api.core import Node, Pod
 from kubesched.api.labels import SelectorError
-from kubesched.scheduler.framework.plugins.helper.node_affinity import (
-    pod_matches_node_selector_and_affinity_terms)
 from kubesched.scheduler.framework.plugins.helper.normalize_score import default_normalize_score
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import (
     MAX_NODE_SCORE, Code, FilterPlugin, FilterShortcut, NodeScoreList, ScorePlugin, ScoreShortcut, Status)
+from kubesched.scheduler.framework.plugins.nodeaffinity.pod_selectors import pod_selectors
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
 
 NAME: Final = "NodeAffinity"
@@ -37,7 +36,7 @@ class NodeAffinity:
         """Upstream: (*NodeAffinity).Filter."""
         if node_info is None or node_info.node is None:
             return Status(Code.ERROR, ("node not found",))
-        if not pod_matches_node_selector_and_affinity_terms(pod, node_info.node):
+        if not pod_selectors(pod).matches(node_info.node):
             return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (ERR_REASON,))
         return None
 
@@ -85,17 +84,7 @@ def preferred_score(pod: Pod, node: Node) -> int:
 
     An empty matchExpressions list selects nothing; a malformed one raises SelectorError.
     """
-    affinity = pod.spec.affinity
-    if affinity is None or affinity.node_affinity is None:
-        return 0
-    count = 0
-    for term in affinity.node_affinity.preferred_during_scheduling_ignored_during_execution:
-        if term.weight == 0:
-            continue
-        selector = v1helper.node_selector_requirements_as_selector(term.preference.match_expressions)
-        if selector.matches(node.metadata.labels):
-            count += term.weight
-    return count
+    return pod_selectors(pod).preferred_score(node)
 
 
 def new(args: dict | None, handle: object) -> NodeAffinity:
