@@ -86,7 +86,10 @@ class Fit:
             return Status(Code.ERROR, (f'error reading "{PRE_FILTER_STATE_KEY}" from cycleState: {err}',))
         if not isinstance(s, PreFilterState):
             return Status(Code.ERROR, (f"{s!r}  convert to NodeResourcesFit.preFilterState error",))
-        insufficient = fits_request(s.resource, node_info, self.ignored_resources)
+        request = s.resource
+        if not request.scalar_resources and _fits_cpu_memory_storage(request, node_info):
+            return None
+        insufficient = fits_request(request, node_info, self.ignored_resources)
         if insufficient:
             return Status(Code.UNSCHEDULABLE, tuple(r.reason for r in insufficient))
         return None
@@ -108,6 +111,15 @@ def fits(pod: Pod, node_info: NodeInfo,
          ignored_extended_resources: AbstractSet[str] = frozenset()) -> list[InsufficientResource]:
     """Upstream: Fits. The insufficient resources of ``pod`` on the node (empty: it fits)."""
     return fits_request(compute_pod_resource_request(pod), node_info, ignored_extended_resources)
+
+
+def _fits_cpu_memory_storage(pod_request: Resource, node_info: NodeInfo) -> bool:
+    """Whether ``fits_request`` finds nothing for a request without scalar resources (a fast check)."""
+    alloc, used = node_info.allocatable_resource, node_info.requested_resource
+    return (len(node_info.pods) < alloc.allowed_pod_number
+            and pod_request.milli_cpu + used.milli_cpu <= alloc.milli_cpu
+            and pod_request.memory + used.memory <= alloc.memory
+            and pod_request.ephemeral_storage + used.ephemeral_storage <= alloc.ephemeral_storage)
 
 
 def fits_request(pod_request: Resource, node_info: NodeInfo,

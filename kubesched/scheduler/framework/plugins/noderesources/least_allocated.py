@@ -58,6 +58,10 @@ def least_resource_scorer(requested: ResourceToValueMap, allocatable: ResourceTo
 
 def least_cpu_memory_scorer(cpu: int, cpu_capacity: int, memory: int, memory_capacity: int) -> int:
     """``leastResourceScorer`` over memory and cpu (weight 1 each), without the maps."""
+    if 0 < cpu_capacity and cpu <= cpu_capacity and 0 < memory_capacity and memory <= memory_capacity:
+        # every quotient is of non-negative numbers, where floor division is Go's truncation
+        return ((memory_capacity - memory) * MAX_NODE_SCORE // memory_capacity
+                + (cpu_capacity - cpu) * MAX_NODE_SCORE // cpu_capacity) // 2
     return go_div(least_requested_score(memory, memory_capacity) + least_requested_score(cpu, cpu_capacity), 2)
 
 

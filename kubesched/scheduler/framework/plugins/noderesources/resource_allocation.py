@@ -64,7 +64,8 @@ class ResourceAllocationScorer:
             return 0, Status(Code.ERROR, ("resources not found",))
         volumes = features.enabled("BalanceAttachedNodeVolumes") and node_info.transient_info is not None
         if weights is DEFAULT_REQUESTED_RATIO_RESOURCES:
-            cpu, memory = pod_cpu_memory_request(pod)
+            last = _LAST_POD
+            cpu, memory = last.cpu_memory if last.cpu_memory_pod is pod else pod_cpu_memory_request(pod)
             allocatable = node_info.allocatable_resource
             non_zero = node_info.non_zero_request
             if self.cpu_memory_scorer is not None and not volumes:
