@@ -24,6 +24,7 @@ from typing import Iterable, Optional
 
 from kubesched.api.core import Node, Pod, PodAffinityTerm
 from kubesched.api.labels import Selector, SelectorError, label_selector_as_selector
+from kubesched.api.meta import LabelSelector
 from kubesched.scheduler.framework.plugins.interpodaffinity.plugin import NAME
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState, StateNotFoundError
 from kubesched.scheduler.framework.v1alpha1.interface import Code, Status
@@ -75,6 +76,28 @@ class TopologyToMatchedTermCount(dict):
                     self._add((term.topology_key, target_pod_node.metadata.labels[term.topology_key]), value)
 
 
+_SELECTOR_MEMO_LIMIT = 4096
+_selector_memo: dict[int, tuple[LabelSelector, Selector]] = {}
+
+
+def selector_of(label_selector: Optional[LabelSelector]) -> Selector:
+    """``label_selector_as_selector``, remembered per (immutable) LabelSelector object.
+
+    Not upstream: every scheduling cycle parses the same existing pods' terms again; the
+    answer is a pure function of the object, so it is kept (errors are not: they raise again).
+    """
+    if label_selector is None:
+        return label_selector_as_selector(None)
+    entry = _selector_memo.get(id(label_selector))
+    if entry is not None and entry[0] is label_selector:
+        return entry[1]
+    selector = label_selector_as_selector(label_selector)
+    if len(_selector_memo) >= _SELECTOR_MEMO_LIMIT:
+        _selector_memo.clear()
+    _selector_memo[id(label_selector)] = (label_selector, selector)  # holding it keeps its id unique
+    return selector
+
+
 @dataclass(frozen=True, slots=True)
 class AffinityTerm:
     """A processed ``v1.PodAffinityTerm``: namespaces, parsed selector, topology key."""
@@ -87,7 +110,7 @@ class AffinityTerm:
 def get_affinity_terms(pod: Pod, v1_terms: Iterable[PodAffinityTerm]) -> list[AffinityTerm]:
     """Process ``pod``'s terms; raises SelectorError for an invalid label selector."""
     return [AffinityTerm(get_namespaces_from_pod_affinity_term(pod, term),
-                         label_selector_as_selector(term.label_selector), term.topology_key)
+                         selector_of(term.label_selector), term.topology_key)
             for term in v1_terms]
 
 
@@ -159,7 +182,7 @@ def get_matching_anti_affinity_topology_pairs_of_pod(new_pod: Pod, existing_pod:
     if affinity is None or affinity.pod_anti_affinity is None:
         return topology_map
     for term in get_pod_anti_affinity_terms(affinity.pod_anti_affinity):
-        selector = label_selector_as_selector(term.label_selector)
+        selector = selector_of(term.label_selector)
         namespaces = get_namespaces_from_pod_affinity_term(existing_pod, term)
         if pod_matches_terms_namespace_and_selector(new_pod, namespaces, selector):
             if term.topology_key in node.metadata.labels:

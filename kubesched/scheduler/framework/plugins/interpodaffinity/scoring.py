@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Iterable, Optional
 
 from kubesched.api.core import Node, Pod, PodAffinityTerm, WeightedPodAffinityTerm
-from kubesched.api.labels import Selector, SelectorError, label_selector_as_selector
+from kubesched.api.labels import Selector, SelectorError
+from kubesched.scheduler.framework.plugins.interpodaffinity.filtering import selector_of
 from kubesched.scheduler.framework.plugins.interpodaffinity.plugin import NAME
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState, StateNotFoundError
 from kubesched.scheduler.framework.v1alpha1.interface import MAX_NODE_SCORE, Code, NodeScore, Status
@@ -41,7 +42,7 @@ class WeightedAffinityTerm:
 def new_weighted_affinity_term(pod: Pod, term: PodAffinityTerm, weight: int) -> WeightedAffinityTerm:
     """Raises SelectorError for an invalid label selector."""
     return WeightedAffinityTerm(get_namespaces_from_pod_affinity_term(pod, term),
-                                label_selector_as_selector(term.label_selector), term.topology_key, weight)
+                                selector_of(term.label_selector), term.topology_key, weight)
 
 
 def get_weighted_affinity_terms(pod: Pod, terms: Iterable[WeightedPodAffinityTerm]) -> list[WeightedAffinityTerm]:
