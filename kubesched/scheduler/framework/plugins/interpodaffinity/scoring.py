@@ -49,6 +49,35 @@ def get_weighted_affinity_terms(pod: Pod, terms: Iterable[WeightedPodAffinityTer
     return [new_weighted_affinity_term(pod, t.pod_affinity_term, t.weight) for t in terms]
 
 
+_TERMS_MEMO_LIMIT = 4096
+_terms_memo: dict[tuple[int, str, Optional[int]], tuple[tuple, tuple[WeightedAffinityTerm, ...]]] = {}
+
+
+def existing_pod_terms(pod: Pod, terms: tuple, hard_weight: Optional[int] = None) -> tuple[WeightedAffinityTerm, ...]:
+    """An existing pod's processed terms: its preferred ones (``hard_weight`` None), or its
+    required ones weighted ``hard_weight``. Raises SelectorError for an invalid selector.
+
+    Not upstream: PreScore processes every existing pod's terms again in every cycle; the
+    result depends only on the (immutable) terms tuple, the pod's namespace and the weight,
+    so it is remembered by those (errors are not: they raise again).
+    """
+    if not terms:
+        return ()
+    key = (id(terms), pod.metadata.namespace, hard_weight)
+    entry = _terms_memo.get(key)
+    if entry is not None and entry[0] is terms:
+        return entry[1]
+    if hard_weight is None:
+        processed = tuple(new_weighted_affinity_term(pod, t.pod_affinity_term, t.weight) for t in terms)
+    else:
+        processed = tuple(new_weighted_affinity_term(pod, t, hard_weight) for t in terms)
+    if isinstance(terms, tuple):  # only an immutable tuple may be remembered
+        if len(_terms_memo) >= _TERMS_MEMO_LIMIT:
+            _terms_memo.clear()
+        _terms_memo[key] = (terms, processed)  # holding it keeps its id unique
+    return processed
+
+
 class PreScoreState:
     """``preScoreState``: topologyKey -> value -> score, plus the incoming pod's preferred terms."""
 
@@ -70,11 +99,19 @@ def process_term(state: PreScoreState, term: WeightedAffinityTerm, pod_to_check:
     labels = fixed_node.metadata.labels
     if not labels:
         return
-    if term.topology_key in labels and pod_matches_terms_namespace_and_selector(
-            pod_to_check, term.namespaces, term.selector):
-        by_value = state.topology_score.setdefault(term.topology_key, {})
-        value = labels[term.topology_key]
-        by_value[value] = by_value.get(value, 0) + _int32(term.weight * multiplier)
+    value = labels.get(term.topology_key)
+    if value is None or not pod_matches_terms_namespace_and_selector(pod_to_check, term.namespaces, term.selector):
+        return
+    by_value = state.topology_score.get(term.topology_key)
+    if by_value is None:
+        by_value = state.topology_score[term.topology_key] = {}
+    weight = term.weight * multiplier
+    if not _INT32_MIN <= weight <= _INT32_MAX:
+        weight = _int32(weight)
+    by_value[value] = by_value.get(value, 0) + weight
+
+
+_INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1
 
 
 def _int32(value: int) -> int:
@@ -109,22 +146,26 @@ class Scoring:
         """Raises SelectorError where upstream returns an error."""
         existing_affinity = existing_pod.spec.affinity
         node = node_info.node
-        process_terms(state, state.affinity_terms, existing_pod, node, 1)
-        process_terms(state, state.anti_affinity_terms, existing_pod, node, -1)
-        if existing_affinity is not None and existing_affinity.pod_affinity is not None:
-            pod_affinity = existing_affinity.pod_affinity
+        if state.affinity_terms:
+            process_terms(state, state.affinity_terms, existing_pod, node, 1)
+        if state.anti_affinity_terms:
+            process_terms(state, state.anti_affinity_terms, existing_pod, node, -1)
+        if existing_affinity is None:
+            return
+        pod_affinity = existing_affinity.pod_affinity
+        if pod_affinity is not None:
             if self.hard_pod_affinity_weight > 0:
-                for term in pod_affinity.required_during_scheduling_ignored_during_execution:
-                    processed = new_weighted_affinity_term(existing_pod, term, self.hard_pod_affinity_weight)
-                    process_term(state, processed, incoming_pod, node, 1)
+                # a bad required term raises before any is processed: PreScore then fails as a whole
+                process_terms(state, existing_pod_terms(
+                    existing_pod, pod_affinity.required_during_scheduling_ignored_during_execution,
+                    self.hard_pod_affinity_weight), incoming_pod, node, 1)
             try:
-                terms = get_weighted_affinity_terms(
-                    existing_pod, pod_affinity.preferred_during_scheduling_ignored_during_execution)
+                terms = existing_pod_terms(existing_pod, pod_affinity.preferred_during_scheduling_ignored_during_execution)
             except SelectorError:
                 return  # upstream logs it and skips the rest of this pod
             process_terms(state, terms, incoming_pod, node, 1)
-        if existing_affinity is not None and existing_affinity.pod_anti_affinity is not None:
-            terms = get_weighted_affinity_terms(
+        if existing_affinity.pod_anti_affinity is not None:
+            terms = existing_pod_terms(
                 existing_pod, existing_affinity.pod_anti_affinity.preferred_during_scheduling_ignored_during_execution)
             process_terms(state, terms, incoming_pod, node, -1)
 
