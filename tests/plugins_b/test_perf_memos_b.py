@@ -9,7 +9,8 @@ from kubesched.api.core import PodAffinityTerm, WeightedPodAffinityTerm
 from kubesched.api.labels import NOTHING, SelectorError, label_selector_as_selector
 from kubesched.api.meta import LabelSelector, LabelSelectorRequirement
 from kubesched.scheduler.framework.plugins.interpodaffinity import filtering
-from kubesched.scheduler.framework.plugins.interpodaffinity.filtering import selector_of
+from kubesched.scheduler.framework.plugins.interpodaffinity.filtering import (
+    existing_pod_affinity_terms, get_affinity_terms, selector_of)
 from kubesched.scheduler.framework.plugins.interpodaffinity.scoring import (
     existing_pod_terms, get_weighted_affinity_terms, new_weighted_affinity_term)
 from tests.plugins_b.builders import pod
@@ -81,3 +82,21 @@ def test_existing_pod_terms_lists_and_errors_are_not_remembered() -> None:
         with pytest.raises(SelectorError):
             existing_pod_terms(p, bad)
     assert existing_pod_terms(p, ()) == ()
+
+
+REQUIRED = (PodAffinityTerm(label_selector=WEB, topology_key="zone"),
+            PodAffinityTerm(label_selector=LabelSelector(), namespaces=("x", "y"), topology_key="host"))
+
+
+@pytest.mark.parametrize("namespace", ["a", "b"])
+def test_existing_pod_affinity_terms_equal_a_fresh_processing(namespace: str) -> None:
+    p = pod("e", namespace=namespace)
+    first = existing_pod_affinity_terms(p, REQUIRED)
+    assert list(first) == get_affinity_terms(p, REQUIRED)
+    assert existing_pod_affinity_terms(p, REQUIRED) is first
+    as_list = list(REQUIRED[:1])
+    assert list(existing_pod_affinity_terms(p, as_list)) == get_affinity_terms(p, REQUIRED[:1])
+    bad = (PodAffinityTerm(label_selector=LabelSelector(match_labels={"a": "b c"}), topology_key="zone"),)
+    for _ in range(2):
+        with pytest.raises(SelectorError):
+            existing_pod_affinity_terms(p, bad)

@@ -114,6 +114,31 @@ def get_affinity_terms(pod: Pod, v1_terms: Iterable[PodAffinityTerm]) -> list[Af
             for term in v1_terms]
 
 
+_AFFINITY_TERMS_MEMO_LIMIT = 4096
+_affinity_terms_memo: dict[tuple[int, str], tuple[tuple, tuple[AffinityTerm, ...]]] = {}
+
+
+def existing_pod_affinity_terms(pod: Pod, v1_terms: tuple) -> tuple[AffinityTerm, ...]:
+    """``get_affinity_terms`` of an existing pod's required terms; raises SelectorError likewise.
+
+    Not upstream: PreFilter processes every existing pod's anti-affinity terms again in every
+    cycle; the result depends only on the (immutable) terms tuple and the pod's namespace, so
+    it is remembered by those (errors are not: they raise again).
+    """
+    if not v1_terms:
+        return ()
+    key = (id(v1_terms), pod.metadata.namespace)
+    entry = _affinity_terms_memo.get(key)
+    if entry is not None and entry[0] is v1_terms:
+        return entry[1]
+    processed = tuple(get_affinity_terms(pod, v1_terms))
+    if isinstance(v1_terms, tuple):  # only an immutable tuple may be remembered
+        if len(_affinity_terms_memo) >= _AFFINITY_TERMS_MEMO_LIMIT:
+            _affinity_terms_memo.clear()
+        _affinity_terms_memo[key] = (v1_terms, processed)  # holding it keeps its id unique
+    return processed
+
+
 def pod_matches_all_affinity_terms(pod: Pod, terms: list[AffinityTerm]) -> bool:
     """True iff there is at least one term and ``pod`` matches every one."""
     if not terms:
@@ -181,12 +206,13 @@ def get_matching_anti_affinity_topology_pairs_of_pod(new_pod: Pod, existing_pod:
     affinity = existing_pod.spec.affinity
     if affinity is None or affinity.pod_anti_affinity is None:
         return topology_map
-    for term in get_pod_anti_affinity_terms(affinity.pod_anti_affinity):
-        selector = selector_of(term.label_selector)
-        namespaces = get_namespaces_from_pod_affinity_term(existing_pod, term)
-        if pod_matches_terms_namespace_and_selector(new_pod, namespaces, selector):
-            if term.topology_key in node.metadata.labels:
-                pair = (term.topology_key, node.metadata.labels[term.topology_key])
+    # every term is processed before any is matched: a bad selector fails PreFilter as a whole
+    labels = node.metadata.labels
+    for term in existing_pod_affinity_terms(existing_pod, get_pod_anti_affinity_terms(affinity.pod_anti_affinity)):
+        if pod_matches_terms_namespace_and_selector(new_pod, term.namespaces, term.selector):
+            value = labels.get(term.topology_key)
+            if value is not None:
+                pair = (term.topology_key, value)
                 topology_map[pair] = topology_map.get(pair, 0) + 1
     return topology_map
 
@@ -216,9 +242,11 @@ def get_tp_map_matching_incoming_affinity_anti_affinity(
         node = node_info.node
         if node is None:
             continue
-        for existing_pod in node_info.pods:
-            affinity_map.update_with_affinity_terms(existing_pod, node, affinity_terms, 1)
-            anti_affinity_map.update_with_anti_affinity_terms(existing_pod, node, anti_affinity_terms, 1)
+        for existing_pod in node_info.pods:  # (an empty term list counts nothing)
+            if affinity_terms:
+                affinity_map.update_with_affinity_terms(existing_pod, node, affinity_terms, 1)
+            if anti_affinity_terms:
+                anti_affinity_map.update_with_anti_affinity_terms(existing_pod, node, anti_affinity_terms, 1)
     return affinity_map, anti_affinity_map
 
 
