@@ -34,7 +34,7 @@ class Promising(TestPlugin):
     def filter_passes_every_node(self, p) -> bool:
         return self.passes
 
-    def constant_score(self, state, p) -> int | None:
+    def constant_score(self, state, p, nodes) -> int | None:
         return self.constant
 
 

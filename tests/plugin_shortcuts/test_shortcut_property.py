@@ -72,7 +72,7 @@ def test_score_shortcut_never_lies(pod, filtered):
         state = CycleState()
         if hasattr(plugin, "pre_score") and plugin.pre_score(state, pod, filtered) is not None:
             continue  # PreScore failed: the framework stops before Score
-        want = plugin.constant_score(state, pod)
+        want = plugin.constant_score(state, pod, filtered)
         if want is not None:
             got = {n.metadata.name: plugin.score(state, pod, n.metadata.name) for n in NODES}
             assert got == {n.metadata.name: (want, None) for n in NODES}, name

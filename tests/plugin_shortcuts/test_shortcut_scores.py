@@ -1,6 +1,6 @@
 """ScoreShortcut hooks: the exact constant per pod (after PreScore), checked by running Score.
 
-``constant_score(state, pod)`` an int must mean: Score gives ``(that int, None)`` for every
+``constant_score(state, pod, nodes)`` an int must mean: Score gives ``(that int, None)`` for every
 node name of the snapshot; the None cases here are ones where Score varies by node or errs.
 """
 
@@ -62,7 +62,7 @@ def test_node_affinity_constant_score(pod_name, want):
     plugin = build("NodeAffinity")
     assert isinstance(plugin, ScoreShortcut)
     state = CycleState()
-    got = plugin.constant_score(state, pod)
+    got = plugin.constant_score(state, pod, NODES)
     assert got == want
     assert _constant(_scores(plugin, state, pod)) == want
 
@@ -92,7 +92,7 @@ def test_pod_topology_spread_constant_score(variant, pod_name, filtered, want):
     state = CycleState()
     nodes = [n for n in NODES if n.metadata.name in filtered]
     assert plugin.pre_score(state, pod, nodes) is None
-    assert plugin.constant_score(state, pod) == want
+    assert plugin.constant_score(state, pod, nodes) == want
     assert _constant(_scores(plugin, state, pod)) == want
 
 
@@ -100,7 +100,7 @@ def test_pod_topology_spread_constant_score_needs_its_own_state():
     plugin = build("PodTopologySpread")
     state = CycleState()
     state.write("PreScorePodTopologySpread", CycleState())  # something else under the key: Score errs
-    assert plugin.constant_score(state, pod_named("bare")) is None
+    assert plugin.constant_score(state, pod_named("bare"), NODES) is None
     assert plugin.score(state, pod_named("bare"), "n-plain")[1] is not None
 
 

@@ -112,7 +112,7 @@ def _constant_after_prescore(name: str, case: dict):
         wanted = case.get("filtered_nodes")
         filtered = nodes if wanted is None else [n for n in nodes if n.metadata.name in wanted]
         assert plugin.pre_score(state, pod, filtered) is None
-    return plugin.constant_score(state, pod)
+    return plugin.constant_score(state, pod, nodes)
 
 
 @pytest.mark.parametrize("stem,name,want", [("NodeAffinity", "NodeAffinity", (1, 2)),

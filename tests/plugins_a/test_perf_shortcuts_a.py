@@ -77,7 +77,7 @@ def test_taint_toleration_constant_score(name: str, nodes: list[Node], p: Pod, w
     plugin = taint_toleration.new(None, handle(nodes, [pod(name="ghost", nodeName="gone")]))
     state = CycleState()
     assert plugin.pre_score(state, p, nodes) is None
-    assert plugin.constant_score(state, p) == want
+    assert plugin.constant_score(state, p, nodes) == want
     if want is not None:
         assert _scores(plugin, state, p, nodes) == {(want, None)}
     else:
@@ -87,7 +87,7 @@ def test_taint_toleration_constant_score(name: str, nodes: list[Node], p: Pod, w
 def test_taint_toleration_constant_score_without_pre_score_state() -> None:
     plugin = taint_toleration.new(None, handle([node("a")]))
     state = CycleState()
-    assert plugin.constant_score(state, pod()) is None
+    assert plugin.constant_score(state, pod(), [node("a")]) is None
     assert plugin.score(state, pod(), "a")[1] is not None  # Score errs too
 
 
@@ -166,7 +166,7 @@ AVOID_CASES = [
 def test_node_prefer_avoid_pods_constant_score(name: str, nodes: list[Node], p: Pod, want: Optional[int]) -> None:
     plugin = node_prefer_avoid_pods.new(None, handle(nodes, [pod(name="ghost", nodeName="gone")]))
     state = CycleState()
-    assert plugin.constant_score(state, p) == want
+    assert plugin.constant_score(state, p, nodes) == want
     if want is not None:
         assert _scores(plugin, state, p, nodes) == {(want, None)}
     else:
@@ -194,7 +194,7 @@ IMAGE_CASES = [
 def test_image_locality_constant_score(name: str, nodes: list[Node], p: Pod, want: Optional[int]) -> None:
     plugin = image_locality.new(None, handle(nodes))
     state = CycleState()
-    assert plugin.constant_score(state, p) == want
+    assert plugin.constant_score(state, p, nodes) == want
     if want is not None:
         assert _scores(plugin, state, p, nodes) == {(want, None)}
     else:

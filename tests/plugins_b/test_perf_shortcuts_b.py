@@ -62,7 +62,7 @@ def test_inter_pod_affinity_constant_score(name: str, existing: list[Pod], incom
     pl = ipa.new(None, Handle(existing, NODES))
     state = CycleState()
     assert pl.pre_score(state, incoming, NODES) is None
-    assert pl.constant_score(state, incoming) == want
+    assert pl.constant_score(state, incoming, NODES) == want
     if want is not None:
         assert _real_scores(pl, state, incoming, NODES) == {(want, None)}
     else:
@@ -73,7 +73,7 @@ def test_inter_pod_affinity_constant_score_without_pre_score_state() -> None:
     pl = ipa.new(None, Handle([], NODES))
     state = CycleState()
     assert pl.pre_score(state, pod("p"), []) is None  # no nodes: nothing written
-    assert pl.constant_score(state, pod("p")) is None
+    assert pl.constant_score(state, pod("p"), []) is None
     assert pl.score(state, pod("p"), "a")[1] is not None  # Score errs too
 
 
@@ -99,7 +99,7 @@ def test_default_pod_topology_spread_constant_score(name: str, existing: list[Po
     state = CycleState()
     if pre_score:
         assert pl.pre_score(state, incoming, NODES) is None
-    assert pl.constant_score(state, incoming) == want
+    assert pl.constant_score(state, incoming, NODES) == want
     if want is not None:
         assert _real_scores(pl, state, incoming, NODES) == {(want, None)}
     elif existing:

@@ -113,9 +113,9 @@ def _passes_every_node(pl: Any, pod: Any) -> bool:
     return shortcut is not None and shortcut(pod)
 
 
-def _constant_score(pl: Any, state: Any, pod: Any) -> Optional[int]:
+def _constant_score(pl: Any, state: Any, pod: Any, nodes: list[Any]) -> Optional[int]:
     shortcut = getattr(pl, "constant_score", None)
-    return shortcut(state, pod) if shortcut is not None else None
+    return shortcut(state, pod, nodes) if shortcut is not None else None
 
 
 def _pod_name(pod: Any) -> str:
@@ -332,7 +332,7 @@ class Framework:
         """RunScorePlugins' work: Score per node → NormalizeScore → range check → × weight.
 
         Returns each plugin's weighted scores as plain ints in the order of ``nodes`` (what
-        ``prioritizeNodes`` sums). Plugins whose ``constant_score(state, pod)`` is an int
+        ``prioritizeNodes`` sums). Plugins whose ``constant_score(state, pod, nodes)`` is an int
         are not called (see ``ScoreShortcut``); every node gets that score and the observer
         hears the calls. NodeScores are made only for NormalizeScore, which changes them in
         place as upstream's plugins do.
@@ -343,7 +343,7 @@ class Framework:
         count, failed, normalize, after, normalized = 0, None, [], None, False
         observed = self.observer is not None
         try:
-            count, failed = self._score_nodes(state, pod, node_names, plugins, raw)
+            count, failed = self._score_nodes(state, pod, nodes, node_names, plugins, raw)
             if failed is not None:
                 return None, _error(f"error while running score plugin for pod {go_quote(_pod_name(pod))}: "
                                     f"{failed[1].message()}")
@@ -366,7 +366,7 @@ class Framework:
                                          [self.plugin_name_to_weight.get(name) for name in names], raw,
                                          count, failed, normalize, after, normalized))
 
-    def _score_nodes(self, state: Any, pod: Any, node_names: list[str], plugins: list[Any],
+    def _score_nodes(self, state: Any, pod: Any, nodes: list[Any], node_names: list[str], plugins: list[Any],
                      raw: list[list[int]]) -> tuple[int, Optional[tuple[int, Status]]]:
         """Score every node, node-major, into ``raw`` (one int list per plugin).
 
@@ -376,7 +376,7 @@ class Framework:
         width = len(plugins)
         called = []
         for index, pl in enumerate(plugins):
-            constant = _constant_score(pl, state, pod)
+            constant = _constant_score(pl, state, pod, nodes)
             if constant is None:
                 called.append((index, pl.score, raw[index].append))
             else:

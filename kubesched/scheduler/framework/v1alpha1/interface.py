@@ -177,14 +177,14 @@ class FilterShortcut(Protocol):
 class ScoreShortcut(Protocol):
     """Not upstream: a Score plugin that knows, after PreScore, that every node gets one score.
 
-    ``constant_score(state, pod)`` an int promises: ``score(state, pod, node_name)``
-    returns ``(that int, None)`` for every node name of this cycle's snapshot, with this
-    state after PreScore ran on it. None: the score depends on the node. Asked once per
-    RunScorePlugins; the framework skips the calls and records them with that score.
-    NormalizeScore still runs.
+    ``constant_score(state, pod, nodes)`` an int promises: ``score(state, pod, name)``
+    returns ``(that int, None)`` for the name of every node in ``nodes`` (the nodes about
+    to be scored: this cycle's snapshot has each of them), with this state after PreScore
+    ran on it. None: the score depends on the node. Asked once per RunScorePlugins; the
+    framework skips the calls and records them with that score. NormalizeScore still runs.
     """
 
-    def constant_score(self, state: "CycleState", pod: "Pod") -> Optional[int]: ...
+    def constant_score(self, state: "CycleState", pod: "Pod", nodes: list["Node"]) -> Optional[int]: ...
 
 
 @runtime_checkable

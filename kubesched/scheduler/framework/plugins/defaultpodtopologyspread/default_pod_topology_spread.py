@@ -87,7 +87,7 @@ class DefaultPodTopologySpread:
             return 0, Status.new(Code.ERROR, f'getting node "{node_name}" from Snapshot: {err}')
         return count_matching_pods(pod.metadata.namespace, state.selector, node_info), None
 
-    def constant_score(self, cycle_state: CycleState, pod: Pod) -> Optional[int]:
+    def constant_score(self, cycle_state: CycleState, pod: Pod, nodes: list[Node]) -> Optional[int]:
         """Not upstream (ScoreShortcut): 0 when the plugin is skipped for the pod or its selector is
         empty (nothing matches); None otherwise, or when the state is missing (Score errs)."""
         if skip_default_pod_topology_spread(pod):

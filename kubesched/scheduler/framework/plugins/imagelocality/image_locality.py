@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Final, Optional, Sequence
 
-from kubesched.api.core import Container, Pod
+from kubesched.api.core import Container, Node, Pod
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import (
     MAX_NODE_SCORE, Code, ScorePlugin, ScoreShortcut, Status)
@@ -47,16 +47,15 @@ class ImageLocality:
         total_num_nodes = len(lister.list())
         return calculate_priority(sum_image_scores(node_info, pod.spec.containers, total_num_nodes)), None
 
-    def constant_score(self, state: CycleState, pod: Pod) -> Optional[int]:
-        """Not upstream (ScoreShortcut): the score every node of the snapshot shares (0 when no node
-        reports images, the usual case); None when they differ."""
-        node_infos = self.handle.snapshot_shared_lister().node_infos().list()
-        total_num_nodes = len(node_infos)
+    def constant_score(self, state: CycleState, pod: Pod, nodes: list[Node]) -> Optional[int]:
+        """Not upstream (ScoreShortcut): the score every node shares (0 when no node reports
+        images, the usual case); None when they differ."""
+        lister = self.handle.snapshot_shared_lister().node_infos()
+        total_num_nodes = len(lister.list())
         containers = pod.spec.containers
         constant: Optional[int] = None
-        for node_info in node_infos:
-            if node_info.node is None:
-                continue  # no node, no node name to score
+        for node in nodes:
+            node_info = lister.get(node.metadata.name)
             score = 0
             if node_info.image_states:
                 score = calculate_priority(sum_image_scores(node_info, containers, total_num_nodes))

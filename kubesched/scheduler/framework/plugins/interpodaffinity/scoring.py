@@ -222,7 +222,7 @@ class Scoring:
                 score += values.get(labels[key], 0)
         return score, None
 
-    def constant_score(self, cycle_state: CycleState, pod: Pod) -> Optional[int]:
+    def constant_score(self, cycle_state: CycleState, pod: Pod, nodes: list[Node]) -> Optional[int]:
         """Not upstream (ScoreShortcut): 0 when every topology score PreScore summed is 0 (usually:
         none at all), as Score adds only those. None when the state is missing (Score errs)."""
         try:

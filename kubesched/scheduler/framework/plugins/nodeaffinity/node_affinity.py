@@ -48,7 +48,7 @@ class NodeAffinity:
         return affinity is None or affinity.node_affinity is None \
             or affinity.node_affinity.required_during_scheduling_ignored_during_execution is None
 
-    def constant_score(self, state: CycleState, pod: Pod) -> Optional[int]:
+    def constant_score(self, state: CycleState, pod: Pod, nodes: list[Node]) -> Optional[int]:
         """Not upstream (ScoreShortcut): 0 when no preferred term has a weight (none is matched)."""
         affinity = pod.spec.affinity
         if affinity is None or affinity.node_affinity is None:

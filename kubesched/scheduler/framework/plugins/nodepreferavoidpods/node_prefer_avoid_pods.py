@@ -38,18 +38,15 @@ class NodePreferAvoidPods:
             return 0, Status(Code.ERROR, ("node not found",))
         return score_node(pod, node_info.node), None
 
-    def constant_score(self, state: CycleState, pod: Pod) -> Optional[int]:
+    def constant_score(self, state: CycleState, pod: Pod, nodes: list[Node]) -> Optional[int]:
         """Not upstream (ScoreShortcut): MaxNodeScore for a pod no RC/RS controls, else the score
-        every node of the snapshot shares (MaxNodeScore when none asks to avoid pods); None if they differ."""
+        every node shares (MaxNodeScore when none asks to avoid pods); None if they differ."""
         ref = pod.metadata.controller_ref()
         if ref is None or ref.kind not in _AVOIDABLE_CONTROLLER_KINDS:
             return MAX_NODE_SCORE
         constant: Optional[int] = None
-        for node_info in self.handle.snapshot_shared_lister().node_infos().list():
-            node = node_info.node
-            if node is None:
-                continue  # no node, no node name to score
-            score = score_node(pod, node) if node.metadata.annotations else MAX_NODE_SCORE
+        for node in nodes:
+            score = score_node(pod, node)
             if constant is None:
                 constant = score
             elif score != constant:

@@ -92,9 +92,9 @@ class TaintToleration:
             return 0, None
         return count_intolerable_taints_prefer_no_schedule(taints, s.tolerations_prefer_no_schedule), None
 
-    def constant_score(self, state: CycleState, pod: Pod) -> Optional[int]:
-        """Not upstream (ScoreShortcut): the count every node of the snapshot shares (0 when no node
-        has a taint, the usual case); None when counts differ or the state is missing (Score errs)."""
+    def constant_score(self, state: CycleState, pod: Pod, nodes: list[Node]) -> Optional[int]:
+        """Not upstream (ScoreShortcut): the count every node shares (0 when no node has a taint,
+        the usual case); None when counts differ or the state is missing (Score errs)."""
         try:
             s = state.read(PRE_SCORE_STATE_KEY)
         except KeyError:
@@ -103,10 +103,7 @@ class TaintToleration:
             return None
         tolerations = s.tolerations_prefer_no_schedule
         constant: Optional[int] = None
-        for node_info in self.handle.snapshot_shared_lister().node_infos().list():
-            node = node_info.node
-            if node is None:
-                continue  # no node, no node name to score
+        for node in nodes:
             taints = node.spec.taints
             count = count_intolerable_taints_prefer_no_schedule(taints, tolerations) if taints else 0
             if constant is None:
