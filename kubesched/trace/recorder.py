@@ -54,6 +54,7 @@ Tracing off: ``TraceRecorder(enabled=False)`` records nothing; pass ``recorder.o
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -159,6 +160,11 @@ def _build_plugin_calls(head: tuple, calls: Iterable[Any], start: int) -> list[R
     return out
 
 
+def _build_filter_calls(head: tuple, batches: list[Any], start: int) -> list[Record]:
+    """The PLUGIN_CALL records of consecutive per-node Filter batches of one pod."""
+    return _build_plugin_calls(head, itertools.chain.from_iterable(batches), start)
+
+
 def _build_score_summary(envelope: tuple, batches: list[Any], extender_scores: tuple, scores: tuple,
                          start: int) -> list[Record]:
     """The SCORE_SUMMARY record: one row per Score call heard for the pod, then the totals."""
@@ -179,6 +185,9 @@ class TraceRecorder:
         self._phase: dict[str, str] = {}
         self._score_batches: tuple[str | None, list[Any]] = (None, [])  # batches that may hold Score calls
         self._last_pod: tuple[Any, str | None] = (None, None)
+        self._filters: list[Any] = []  # Filter batches gathered for one run of records (see plugin_calls)
+        self._filters_pod: Any = None
+        self._filters_head: tuple = ()
 
     # -- wiring ------------------------------------------------------------------------------
     @property
@@ -188,10 +197,12 @@ class TraceRecorder:
 
     @property
     def trace(self) -> Trace:
+        self._flush_filters()
         return self._trace
 
     def flush(self) -> None:
-        """Nothing is held back any more (kept for callers)."""
+        """Append what is held back (gathered Filter batches); reading ``trace`` does it too."""
+        self._flush_filters()
 
     def bind_clock(self, clock: Any) -> None:
         self.clock = clock
@@ -252,6 +263,7 @@ class TraceRecorder:
     def _emit(self, kind: Kind, pod: str | None, data: Payload = None, *, node: str | None = None,
               plugin: str | None = None, loc: tuple[str, str] | None = None,
               ctx: _Ctx | None = None, time: float | None = None) -> None:
+        self._flush_filters()
         self._trace.append(Record(len(self._trace), *self._envelope(kind, pod, node, plugin, loc, ctx, time), data))
 
     # -- framework -------------------------------------------------------------------------------
@@ -259,11 +271,17 @@ class TraceRecorder:
         """A framework batch of plugin calls (``Framework(observer=recorder.plugin_calls)``).
 
         The records are appended unbuilt (``Trace._append_pending``): a batch is frozen, so
-        building its records when one is first read gives the same records.
+        building its records when one is first read gives the same records. Consecutive
+        per-node Filter batches of one pod are gathered into one run of records, appended
+        before anything else is (``_flush_filters``), so the order stays the call order.
         """
-        count = len(calls) if self.enabled else 0
-        if count == 0:
+        if not self.enabled:
             return
+        filters = self._filters
+        if filters and type(calls) is FilterCalls and calls.pod is self._filters_pod:
+            filters.append(calls)
+            return
+        self._flush_filters()
         pod = calls.pod
         last_pod, key = self._last_pod
         if pod is not last_pod or pod is None:
@@ -275,10 +293,24 @@ class TraceRecorder:
         else:
             phase, ctx = "", self._active
         cycle, profile = ctx
-        if not isinstance(calls, FilterCalls):
-            self._keep_score_batch(key, calls)
         head = (self._now(), cycle, key, profile or calls.profile or None, phase)
-        self._trace._append_pending(count, functools.partial(_build_plugin_calls, head, calls), cycle)
+        if type(calls) is FilterCalls:
+            self._filters, self._filters_pod, self._filters_head = [calls], pod, head
+            return
+        self._keep_score_batch(key, calls)
+        if len(calls):
+            self._trace._append_pending(len(calls), functools.partial(_build_plugin_calls, head, calls), cycle)
+
+    def _flush_filters(self) -> None:
+        """Append the gathered Filter batches as one run of records (nothing to do if none)."""
+        filters = self._filters
+        if not filters:
+            return
+        self._filters = []
+        count = sum(map(len, filters))
+        if count:
+            head = self._filters_head
+            self._trace._append_pending(count, functools.partial(_build_filter_calls, head, filters), head[1])
 
     def _keep_score_batch(self, key: str | None, calls: Any) -> None:
         batches_key, batches = self._score_batches
@@ -475,6 +507,7 @@ class TraceRecorder:
         """SCORE_SUMMARY, unbuilt: its rows come from the Score calls heard for the pod."""
         if not self.enabled:
             return
+        self._flush_filters()
         key = pod_key(pod)
         batches_key, batches = self._score_batches
         self._score_batches = (None, [])

@@ -403,3 +403,42 @@ def test_gate_closes_the_hook():
     rec.attach_informers(factory, gate=lambda: False)
     factory.deliver("Pod", "ADDED", A, None)
     assert len(rec.trace) == 0
+
+
+FILTER_RUN_CASES = {
+    # per step: ("filter", pod, node, statuses, complete) or ("log",); want: (kind, pod, node, plugin) in order
+    "one pod's nodes, then the walk's end": (
+        [("filter", A, "n1", (None, None), True), ("filter", A, "n2", (FILTER_FAIL,), False), ("log",)],
+        [("n1", "P1"), ("n1", "P2"), ("n2", "P1"), "LOG"]),
+    "a record between nodes stays between them": (
+        [("filter", A, "n1", (None, None), True), ("log",), ("filter", A, "n2", (None, None), True)],
+        [("n1", "P1"), ("n1", "P2"), "LOG", ("n2", "P1"), ("n2", "P2")]),
+    "another pod's batch starts a new run": (
+        [("filter", A, "n1", (None,), False), ("filter", V, "n1", (None, None), True)],
+        [("n1", "P1"), ("n1", "P1"), ("n1", "P2")]),
+}
+
+
+@pytest.mark.parametrize("steps, want", FILTER_RUN_CASES.values(), ids=FILTER_RUN_CASES.keys())
+def test_filter_batches_keep_call_order(steps, want):
+    from kubesched.scheduler.framework.v1alpha1.plugin_calls import FilterCalls
+    rec = TraceRecorder(clock=Clock(1.0))
+    for step in steps:
+        if step[0] == "log":
+            rec.log(2, "walk over")
+        else:
+            _, pod, node, statuses, complete = step
+            rec.plugin_calls(FilterCalls(pod, "default-scheduler", node, ("P1", "P2"), (0, 1), statuses, complete))
+    records = list(rec.trace)
+    assert [r.seq for r in records] == list(range(len(want)))
+    assert ["LOG" if r.kind is Kind.LOG else (r.node, r.plugin) for r in records] == want
+
+
+def test_reading_the_trace_appends_gathered_filter_calls():
+    from kubesched.scheduler.framework.v1alpha1.plugin_calls import FilterCalls
+    rec = TraceRecorder(clock=Clock(1.0))
+    rec.plugin_calls(FilterCalls(A, "p", "n1", ("P1",), (0,), (None,), True))
+    assert len(rec.trace) == 1
+    rec.plugin_calls(FilterCalls(A, "p", "n2", ("P1",), (0,), (FILTER_FAIL,), False))
+    rec.flush()
+    assert [(r.node, r.data.code) for r in rec.trace] == [("n1", "Success"), ("n2", "Unschedulable")]
