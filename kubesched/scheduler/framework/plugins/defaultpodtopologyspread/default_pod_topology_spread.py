@@ -85,6 +85,8 @@ class DefaultPodTopologySpread:
             node_info = self.shared_lister.node_infos().get(node_name)
         except LookupError as err:
             return 0, Status.new(Code.ERROR, f'getting node "{node_name}" from Snapshot: {err}')
+        if not node_info.pods:
+            return 0, None  # count_matching_pods of a node without pods
         return count_matching_pods(pod.metadata.namespace, state.selector, node_info), None
 
     def constant_score(self, cycle_state: CycleState, pod: Pod, nodes: list[Node]) -> Optional[int]:
@@ -104,7 +106,7 @@ class DefaultPodTopologySpread:
         if skip_default_pod_topology_spread(pod):
             return None
         counts_by_zone: dict[str, int] = {}
-        zone_of: dict[str, str] = {}
+        zones: list[str] = []  # each score's node's zone key, in list order
         max_by_node = 0
         get = self.shared_lister.node_infos().get
         for s in scores:
@@ -115,17 +117,16 @@ class DefaultPodTopologySpread:
                 zone = get_zone_key(get(s.name).node)
             except LookupError as err:
                 return Status.new(Code.ERROR, str(err))
-            zone_of[s.name] = zone
+            zones.append(zone)
             if zone:
                 counts_by_zone[zone] = counts_by_zone.get(zone, 0) + score
         max_by_zone = max([0] + list(counts_by_zone.values()))
         have_zones = bool(counts_by_zone)
         max_node_score = float(MAX_NODE_SCORE)
-        for s in scores:
+        for s, zone in zip(scores, zones):
             f_score = max_node_score
             if max_by_node > 0:
                 f_score = max_node_score * (float(max_by_node - s.score) / float(max_by_node))
-            zone = zone_of[s.name]
             if have_zones and zone:
                 zone_score = max_node_score
                 if max_by_zone > 0:

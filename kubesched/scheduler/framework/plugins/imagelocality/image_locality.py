@@ -53,9 +53,10 @@ class ImageLocality:
         lister = self.handle.snapshot_shared_lister().node_infos()
         total_num_nodes = len(lister.list())
         containers = pod.spec.containers
+        get = lister.get
         constant: Optional[int] = None
         for node in nodes:
-            node_info = lister.get(node.metadata.name)
+            node_info = get(node.metadata.name)
             score = 0
             if node_info.image_states:
                 score = calculate_priority(sum_image_scores(node_info, containers, total_num_nodes))
