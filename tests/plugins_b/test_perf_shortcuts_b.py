@@ -1,4 +1,4 @@
-"""ScoreShortcut hooks of InterPodAffinity and DefaultPodTopologySpread.
+"""ScoreShortcut hooks of InterPodAffinity and DefaultPodTopologySpread (and countMatchingPods).
 
 Each table row gives the exact ``constant_score`` answer after PreScore; every int is then
 checked by running the real Score on every node of the row's cluster.
@@ -11,9 +11,11 @@ from typing import Optional
 import pytest
 
 from kubesched.api.core import Node, Pod
+from kubesched.api.labels import Requirement
 from kubesched.scheduler.framework.plugins.defaultpodtopologyspread import default_pod_topology_spread as dpts
 from kubesched.scheduler.framework.plugins.interpodaffinity import plugin as ipa
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
+from kubesched.scheduler.nodeinfo.node_info import NodeInfo
 from tests.plugins_b.builders import Handle, node, pod, service, spread_constraint, term
 
 NODES = [node("a", zone="z1"), node("b", zone="z1"), node("c", zone="z2"), node("d")]
@@ -104,3 +106,24 @@ def test_default_pod_topology_spread_constant_score(name: str, existing: list[Po
         assert _real_scores(pl, state, incoming, NODES) == {(want, None)}
     elif existing:
         assert len(_real_scores(pl, state, incoming, NODES)) > 1
+
+
+# ------------------------------------------------------------------------- countMatchingPods (fast order)
+
+EMPTY = dpts.Selector()
+APP_WEB = dpts.Selector((Requirement("app", "=", ("web",)),))
+COUNT_CASES = [
+    ("no pods", [], "ns", APP_WEB, 0),
+    ("two of three match", [pod("a", "ns", WEB), pod("b", "ns", WEB), pod("c", "ns", {"app": "db"})], "ns", APP_WEB, 2),
+    ("other namespace", [pod("a", "other", WEB)], "ns", APP_WEB, 0),
+    ("terminating", [pod("a", "ns", WEB, terminating=True), pod("b", "ns", WEB)], "ns", APP_WEB, 1),
+    ("empty selector counts nothing", [pod("a", "ns", WEB), pod("b", "ns", {})], "ns", EMPTY, 0),
+    ("empty selector, no pod in the namespace", [pod("a", "x", WEB)], "ns", EMPTY, 0),
+]
+
+
+@pytest.mark.parametrize("name,pods,namespace,selector,want", COUNT_CASES, ids=[c[0] for c in COUNT_CASES])
+def test_count_matching_pods(name: str, pods: list[Pod], namespace: str, selector, want: int) -> None:
+    info = NodeInfo(*pods)
+    info.set_node(node("a"))
+    assert dpts.count_matching_pods(namespace, selector, info) == want

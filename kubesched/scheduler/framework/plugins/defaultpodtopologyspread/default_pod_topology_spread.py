@@ -47,14 +47,14 @@ def skip_default_pod_topology_spread(pod: Pod) -> bool:
 
 def count_matching_pods(namespace: str, selector: Selector, node_info: NodeInfo) -> int:
     """Pods on the node in ``namespace``, not terminating, matching a non-empty ``selector``."""
-    pods = node_info.pods
-    if not pods or selector.empty():
-        return 0
     count = 0
-    for p in pods:
+    for p in node_info.pods:
         meta = p.metadata
-        if meta.namespace == namespace and meta.deletion_timestamp is None and selector.matches(meta.labels):
-            count += 1
+        if meta.namespace == namespace and meta.deletion_timestamp is None:
+            if selector.empty():
+                return 0  # an empty selector matches nothing here (asked only once a pod could count)
+            if selector.matches(meta.labels):
+                count += 1
     return count
 
 

@@ -340,7 +340,8 @@ class Filtering:
             state = get_pre_filter_state(cycle_state)
         except LookupError as err:
             return Status.new(Code.ERROR, str(err))
-        if not satisfies_existing_pods_anti_affinity(state, node_info):
+        if state.topology_to_matched_existing_anti_affinity_terms and not satisfies_existing_pods_anti_affinity(
+                state, node_info):  # (no counted pair: satisfied)
             return Status.new(Code.UNSCHEDULABLE, ERR_REASON_AFFINITY_NOT_MATCH,
                               ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH)
         affinity = pod.spec.affinity

@@ -160,7 +160,8 @@ class Scoring:
                     existing_pod, pod_affinity.required_during_scheduling_ignored_during_execution,
                     self.hard_pod_affinity_weight), incoming_pod, node, 1)
             try:
-                terms = existing_pod_terms(existing_pod, pod_affinity.preferred_during_scheduling_ignored_during_execution)
+                terms = existing_pod_terms(
+                    existing_pod, pod_affinity.preferred_during_scheduling_ignored_during_execution)
             except SelectorError:
                 return  # upstream logs it and skips the rest of this pod
             process_terms(state, terms, incoming_pod, node, 1)
