@@ -46,7 +46,9 @@ class NodePreferAvoidPods:
             return MAX_NODE_SCORE
         constant: Optional[int] = None
         for node in nodes:
-            score = score_node(pod, node)
+            # score_node's own first check, inlined: most nodes carry no such annotation
+            has_annotation = node.metadata.annotations.get(v1helper.PREFER_AVOID_PODS_ANNOTATION_KEY)
+            score = score_node(pod, node) if has_annotation else MAX_NODE_SCORE
             if constant is None:
                 constant = score
             elif score != constant:
