@@ -56,13 +56,16 @@ class Profile:
 
 
 class NominatedQueue:
-    """The one scheduling-queue method preemption and podPassesFiltersOnNode read."""
+    """The scheduling-queue methods preemption and podPassesFiltersOnNode read."""
 
     def __init__(self, nominated: dict[str, list[Pod]]) -> None:
         self.nominated = nominated
 
     def nominated_pods_for_node(self, node_name: str) -> Optional[list[Pod]]:
         return self.nominated.get(node_name)
+
+    def has_nominated_pods(self) -> bool:
+        return any(self.nominated.values())
 
 
 class Recorder:

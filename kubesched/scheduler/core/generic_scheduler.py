@@ -264,7 +264,11 @@ class GenericScheduler:
         filtered: list[Node] = []
         failed: list[str] = []
         checked = 0  # nodes handed to the filters: positions start .. start+checked-1 (mod n)
-        passes = self.pod_passes_filters_on_node
+        queue = self.scheduling_queue
+        if queue is not None and queue.has_nominated_pods():
+            passes = self.pod_passes_filters_on_node
+        else:  # what podPassesFiltersOnNode comes to when no node has a nominated pod
+            passes = self._pod_passes_filters
         try:
             for i in range(n):
                 info = all_nodes[(start + i) % n]
@@ -345,6 +349,17 @@ class GenericScheduler:
                 added.append(p)
         return added, state_out, info_out
 
+    @staticmethod
+    def _pod_passes_filters(prof: Any, state: CycleState, pod: Pod,
+                            node_info: NodeInfo) -> tuple[bool, Optional[Status]]:
+        """One filter pass on the originals: ``podPassesFiltersOnNode`` for a node without nominated pods."""
+        status = merge_statuses(prof.framework.run_filter_plugins(state, pod, node_info))
+        if status is None:
+            return True, None
+        if status.code != Code.SUCCESS and not status.is_unschedulable():
+            raise status.as_error()
+        return status.code == Code.SUCCESS, status
+
     def pod_passes_filters_on_node(self, prof: Any, state: CycleState, pod: Pod,
                                    node_info: NodeInfo) -> tuple[bool, Optional[Status]]:
         """``podPassesFiltersOnNode``: (fits, merged status of the last pass).
@@ -357,12 +372,7 @@ class GenericScheduler:
         fwk = prof.framework
         added, state_with, info_with = self.add_nominated_pods(prof, pod, state, node_info)
         if info_with is node_info:  # no nominated pods on the node: pass 0 only, on the originals
-            status = merge_statuses(fwk.run_filter_plugins(state_with, pod, node_info))
-            if status is None:
-                return True, None
-            if status.code != Code.SUCCESS and not status.is_unschedulable():
-                raise status.as_error()
-            return status.code == Code.SUCCESS, status
+            return self._pod_passes_filters(prof, state, pod, node_info)
         status: Optional[Status] = None
         for pass_index in (0, 1):
             state_to_use, info_to_use = state_with, info_with

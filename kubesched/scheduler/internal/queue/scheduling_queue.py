@@ -407,6 +407,10 @@ class PriorityQueue:
         """Pods nominated to ``node_name`` in nomination order, or None."""
         return self.nominated_pods.pods_for_node(node_name)
 
+    def has_nominated_pods(self) -> bool:
+        """Not upstream: whether any pod is nominated to any node (the filter walk asks it once)."""
+        return bool(self.nominated_pods.nominated_pods)
+
     def pending_pods(self) -> list[Pod]:
         """activeQ, then backoffQ, then unschedulableQ pods."""
         infos = self.active_q.list() + self.pod_backoff_q.list() + list(self.unschedulable_q.pod_info_map.values())
