@@ -53,6 +53,15 @@ def _scores(plugin, state: CycleState, p: Pod, nodes: list[Node]) -> set[tuple[i
     return {plugin.score(state, p, n.metadata.name) for n in nodes}
 
 
+def _assert_constant(plugin, state: CycleState, p: Pod, nodes: list[Node], want: Optional[int]) -> None:
+    """The hook's answer is ``want``; an int is every node's real Score, None means scores differ."""
+    assert plugin.constant_score(state, p, nodes) == want
+    if want is not None:
+        assert _scores(plugin, state, p, nodes) == {(want, None)}
+    else:
+        assert len(_scores(plugin, state, p, nodes)) > 1
+
+
 # ------------------------------------------------------------------------- TaintToleration Score
 
 TAINT_SCORE_CASES = [
@@ -77,11 +86,7 @@ def test_taint_toleration_constant_score(name: str, nodes: list[Node], p: Pod, w
     plugin = taint_toleration.new(None, handle(nodes, [pod(name="ghost", nodeName="gone")]))
     state = CycleState()
     assert plugin.pre_score(state, p, nodes) is None
-    assert plugin.constant_score(state, p, nodes) == want
-    if want is not None:
-        assert _scores(plugin, state, p, nodes) == {(want, None)}
-    else:
-        assert len(_scores(plugin, state, p, nodes)) > 1
+    _assert_constant(plugin, state, p, nodes, want)
 
 
 def test_taint_toleration_constant_score_without_pre_score_state() -> None:
@@ -166,11 +171,7 @@ AVOID_CASES = [
 def test_node_prefer_avoid_pods_constant_score(name: str, nodes: list[Node], p: Pod, want: Optional[int]) -> None:
     plugin = node_prefer_avoid_pods.new(None, handle(nodes, [pod(name="ghost", nodeName="gone")]))
     state = CycleState()
-    assert plugin.constant_score(state, p, nodes) == want
-    if want is not None:
-        assert _scores(plugin, state, p, nodes) == {(want, None)}
-    else:
-        assert len(_scores(plugin, state, p, nodes)) > 1
+    _assert_constant(plugin, state, p, nodes, want)
 
 
 # ------------------------------------------------------------------------- ImageLocality
@@ -194,8 +195,4 @@ IMAGE_CASES = [
 def test_image_locality_constant_score(name: str, nodes: list[Node], p: Pod, want: Optional[int]) -> None:
     plugin = image_locality.new(None, handle(nodes))
     state = CycleState()
-    assert plugin.constant_score(state, p, nodes) == want
-    if want is not None:
-        assert _scores(plugin, state, p, nodes) == {(want, None)}
-    else:
-        assert len(_scores(plugin, state, p, nodes)) > 1
+    _assert_constant(plugin, state, p, nodes, want)

@@ -15,6 +15,7 @@ from typing import Final, Optional
 from kubesched.api.core import Pod
 from kubesched.controller.volume.scheduling.pv_util import VOLUME_BINDING_WAIT_FOR_FIRST_CONSUMER
 from kubesched.controller.volume.scheduling.volume_util import get_persistent_volume_claim_class
+from kubesched.scheduler.framework.plugins.volumebinding.volume_binding import pod_has_pvcs
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import Code, FilterPlugin, FilterShortcut, Status
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
@@ -94,14 +95,7 @@ class VolumeZone:
 
     def filter_passes_every_node(self, pod: Pod) -> bool:
         """Not upstream (FilterShortcut): only claims are checked, so a pod without any passes."""
-        return not has_pvc_volume(pod)
-
-
-def has_pvc_volume(pod: Pod) -> bool:
-    for volume in pod.spec.volumes:
-        if volume.persistent_volume_claim is not None:
-            return True
-    return False
+        return not pod_has_pvcs(pod)
 
 
 def label_zones_to_set(value: str) -> frozenset[str]:
