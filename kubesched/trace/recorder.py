@@ -160,8 +160,13 @@ def _build_plugin_calls(head: tuple, calls: Iterable[Any], start: int) -> list[R
     return out
 
 
-def _build_filter_calls(head: tuple, batches: list[Any], start: int) -> list[Record]:
-    """The PLUGIN_CALL records of consecutive per-node Filter batches of one pod."""
+def _build_filter_calls(head: tuple, first: FilterCalls, entries: list[Any], start: int) -> list[Record]:
+    """The PLUGIN_CALL records of one pod's consecutive per-node Filter batches.
+
+    An entry is a batch, or the name of a node where every plugin of ``first`` passed.
+    """
+    batches = (FilterCalls(first.pod, first.profile, entry, first.plugins, (), (), True) if type(entry) is str
+               else entry for entry in entries)
     return _build_plugin_calls(head, itertools.chain.from_iterable(batches), start)
 
 
@@ -302,15 +307,30 @@ class TraceRecorder:
             self._trace._append_pending(len(calls), functools.partial(_build_plugin_calls, head, calls), cycle)
 
     def _flush_filters(self) -> None:
-        """Append the gathered Filter batches as one run of records (nothing to do if none)."""
+        """Append the gathered Filter batches as one run of records (nothing to do if none).
+
+        A node where every plugin passed is kept as its name alone (most nodes): the run
+        holds few objects for the garbage collector to walk, whatever the cluster's size.
+        """
         filters = self._filters
         if not filters:
             return
         self._filters = []
-        count = sum(map(len, filters))
+        first = filters[0]
+        plugins, width = first.plugins, len(first.plugins)
+        entries: list[Any] = []
+        count = 0
+        for calls in filters:
+            statuses = calls.statuses
+            if calls.complete and calls.plugins is plugins and statuses.count(None) == len(statuses):
+                entries.append(calls.node)
+                count += width
+            else:
+                entries.append(calls)
+                count += len(calls)
         if count:
             head = self._filters_head
-            self._trace._append_pending(count, functools.partial(_build_filter_calls, head, filters), head[1])
+            self._trace._append_pending(count, functools.partial(_build_filter_calls, head, first, entries), head[1])
 
     def _keep_score_batch(self, key: str | None, calls: Any) -> None:
         batches_key, batches = self._score_batches
