@@ -380,7 +380,7 @@ class Record:
 KindFilter = Union[Kind, Iterable[Kind], None]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Pending:
     """Records ``start`` … held unbuilt: ``build(start)`` returns them."""
 

@@ -6,7 +6,8 @@ that run each plugin once (PreFilter, Reserve, Permit …), one batch per node f
 and one per RunScorePlugins for Score and NormalizeScore. A batch holds the plain results
 the runner had anyway; iterating it builds the ``PluginCall`` of each call, in call order.
 So an observer that keeps a batch unread (the trace recorder) pays for a call only when
-someone reads it.
+someone reads it. Batches are read-only by contract but not frozen dataclasses: a frozen
+one costs several times more to create, and the framework makes one per node.
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ class PluginObserver(Protocol):
     def __call__(self, calls: PluginCalls) -> None: ...
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class OneCall:
     """A batch of one call."""
 
@@ -83,7 +84,7 @@ class OneCall:
         yield self.call
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class FilterCalls:
     """One node's Filter calls.
 
@@ -115,7 +116,7 @@ class FilterCalls:
             yield PluginCall(FILTER, plugin, pod, node, status, profile=profile)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ScoreCalls:
     """One RunScorePlugins: ``count`` Score calls node-major, then the NormalizeScore calls.
 
