@@ -165,7 +165,8 @@ def _build_filter_calls(head: tuple, first: FilterCalls, entries: list[Any], sta
 
     An entry is a batch, or the name of a node where every plugin of ``first`` passed.
     """
-    batches = (FilterCalls(first.pod, first.profile, entry, first.plugins, (), (), True) if type(entry) is str
+    batches = (FilterCalls(first.pod, first.profile, entry, first.plugins, {}, len(first.plugins))
+               if type(entry) is str
                else entry for entry in entries)
     return _build_plugin_calls(head, itertools.chain.from_iterable(batches), start)
 
@@ -321,13 +322,11 @@ class TraceRecorder:
         entries: list[Any] = []
         count = 0
         for calls in filters:
-            statuses = calls.statuses
-            if calls.complete and calls.plugins is plugins and statuses.count(None) == len(statuses):
+            if calls.count == width and not calls.failures and calls.plugins is plugins:
                 entries.append(calls.node)
-                count += width
             else:
                 entries.append(calls)
-                count += len(calls)
+            count += calls.count
         if count:
             head = self._filters_head
             self._trace._append_pending(count, functools.partial(_build_filter_calls, head, first, entries), head[1])

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import pytest
 
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
-from kubesched.scheduler.framework.v1alpha1.interface import Code
+from kubesched.scheduler.framework.v1alpha1.interface import Code, Status
 from kubesched.scheduler.framework.v1alpha1.plugin_args import Plugin, Plugins, PluginSet
 from kubesched.scheduler.framework.v1alpha1.plugin_calls import FilterCalls
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
@@ -107,22 +107,22 @@ def test_filter_asks_each_pod_once():
     assert asked == ["p", "q", "p"]
 
 
-# FilterCalls: (called positions, statuses, complete) → plugins heard
+FAILED_C = Status(Code.UNSCHEDULABLE, ("no",))
+FAILED_A = Status(Code.ERROR, ("boom",))
+# FilterCalls: (failures, count) → (plugin, status) heard
 FILTER_BATCHES = {
-    "complete": ((1,), (None,), True, ["a", "b", "c"]),
-    "stopped at a failure": ((0, 2), (None, "fail"), False, ["a", "b", "c"]),
-    "stopped at the first plugin": ((0, 2), ("fail",), False, ["a"]),
-    "nothing ran": ((0,), (), False, []),
+    "every plugin passed": ({}, 3, [("a", None), ("b", None), ("c", None)]),
+    "stopped at a failure": ({"c": FAILED_C}, 3, [("a", None), ("b", None), ("c", FAILED_C)]),
+    "stopped at the first plugin": ({"a": FAILED_A}, 1, [("a", FAILED_A)]),
+    "nothing ran": ({}, 0, []),
 }
 
 
-@pytest.mark.parametrize("called, statuses, complete, heard", FILTER_BATCHES.values(), ids=FILTER_BATCHES.keys())
-def test_filter_calls_batch_length_and_order(called, statuses, complete, heard):
-    batch = FilterCalls(POD, "p", "n1", ("a", "b", "c"), called, statuses, complete)
+@pytest.mark.parametrize("failures, count, heard", FILTER_BATCHES.values(), ids=FILTER_BATCHES.keys())
+def test_filter_calls_batch_length_and_order(failures, count, heard):
+    batch = FilterCalls(POD, "p", "n1", ("a", "b", "c"), failures, count)
     assert len(batch) == len(heard)
-    assert [c.plugin for c in batch] == heard
-    by_position = dict(zip(called, statuses))
-    assert [c.status for c in batch] == [by_position.get(i) for i in range(len(heard))]
+    assert [(c.plugin, c.status, c.node, c.profile) for c in batch] == [(p, s, "n1", "p") for p, s in heard]
 
 
 def _score_framework(plugins, seen, weights):
@@ -167,3 +167,17 @@ def test_score_skips_constant_calls_and_reports_them(specs, weights, made):
         assert got_status.message() == expected_status.message()
     assert [_row(c) for c in seen] == [_row(c) for c in want]
     assert calls == made
+
+
+def test_a_raising_filter_plugin_leaves_the_calls_before_it():
+    class Raising(Promising):
+        def filter(self, state, p, node_info):
+            raise RuntimeError("plugin bug")
+
+    seen: list = []
+    f = _filter_framework([Promising("a", passes=True), Promising("b"), Raising("c"), Promising("d")], seen)
+    info = NodeInfo()
+    info.set_node(NODES[0])
+    with pytest.raises(RuntimeError):
+        f.run_filter_plugins(CycleState(), POD, info)
+    assert [(c.plugin, c.status) for c in seen] == [("a", None), ("b", None)]

@@ -406,15 +406,15 @@ def test_gate_closes_the_hook():
 
 
 FILTER_RUN_CASES = {
-    # per step: ("filter", pod, node, statuses, complete) or ("log",); want: (kind, pod, node, plugin) in order
+    # per step: ("filter", pod, node, failures, count) or ("log",); want: (node, plugin) or "LOG", in order
     "one pod's nodes, then the walk's end": (
-        [("filter", A, "n1", (None, None), True), ("filter", A, "n2", (FILTER_FAIL,), False), ("log",)],
+        [("filter", A, "n1", {}, 2), ("filter", A, "n2", {"P1": FILTER_FAIL}, 1), ("log",)],
         [("n1", "P1"), ("n1", "P2"), ("n2", "P1"), "LOG"]),
     "a record between nodes stays between them": (
-        [("filter", A, "n1", (None, None), True), ("log",), ("filter", A, "n2", (None, None), True)],
+        [("filter", A, "n1", {}, 2), ("log",), ("filter", A, "n2", {}, 2)],
         [("n1", "P1"), ("n1", "P2"), "LOG", ("n2", "P1"), ("n2", "P2")]),
     "another pod's batch starts a new run": (
-        [("filter", A, "n1", (None,), False), ("filter", V, "n1", (None, None), True)],
+        [("filter", A, "n1", {}, 1), ("filter", V, "n1", {}, 2)],
         [("n1", "P1"), ("n1", "P1"), ("n1", "P2")]),
 }
 
@@ -427,8 +427,8 @@ def test_filter_batches_keep_call_order(steps, want):
         if step[0] == "log":
             rec.log(2, "walk over")
         else:
-            _, pod, node, statuses, complete = step
-            rec.plugin_calls(FilterCalls(pod, "default-scheduler", node, ("P1", "P2"), (0, 1), statuses, complete))
+            _, pod, node, failures, count = step
+            rec.plugin_calls(FilterCalls(pod, "default-scheduler", node, ("P1", "P2"), failures, count))
     records = list(rec.trace)
     assert [r.seq for r in records] == list(range(len(want)))
     assert ["LOG" if r.kind is Kind.LOG else (r.node, r.plugin) for r in records] == want
@@ -437,8 +437,8 @@ def test_filter_batches_keep_call_order(steps, want):
 def test_reading_the_trace_appends_gathered_filter_calls():
     from kubesched.scheduler.framework.v1alpha1.plugin_calls import FilterCalls
     rec = TraceRecorder(clock=Clock(1.0))
-    rec.plugin_calls(FilterCalls(A, "p", "n1", ("P1",), (0,), (None,), True))
+    rec.plugin_calls(FilterCalls(A, "p", "n1", ("P1",), {}, 1))
     assert len(rec.trace) == 1
-    rec.plugin_calls(FilterCalls(A, "p", "n2", ("P1",), (0,), (FILTER_FAIL,), False))
+    rec.plugin_calls(FilterCalls(A, "p", "n2", ("P1",), {"P1": FILTER_FAIL}, 1))
     rec.flush()
     assert [(r.node, r.data.code) for r in rec.trace] == [("n1", "Success"), ("n2", "Unschedulable")]

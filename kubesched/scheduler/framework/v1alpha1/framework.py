@@ -94,11 +94,10 @@ class ExtensionPointObserver(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class _FilterPlan:
-    """The Filter plugins one pod needs called, their positions among all, and all plugins' names."""
+    """The Filter plugins one pod needs called, and all Filter plugins' names."""
 
     pod: Any
     called: tuple[Any, ...]
-    positions: tuple[int, ...]
     names: tuple[str, ...]
 
 
@@ -111,6 +110,16 @@ def go_quote(text: str) -> str:
 def _passes_every_node(pl: Any, pod: Any) -> bool:
     shortcut = getattr(pl, "filter_passes_every_node", None)
     return shortcut is not None and shortcut(pod)
+
+
+def _filter_calls_made(names: tuple[str, ...], last: Any, stopped: bool) -> int:
+    """How many Filter plugins (called or promised) a node went through; ``last`` is None when all.
+
+    ``stopped``: the runner returned at ``last``; otherwise ``last`` raised and is not counted.
+    """
+    if last is None:
+        return len(names)
+    return names.index(last.name()) + (1 if stopped else 0)
 
 
 def _constant_score(pl: Any, state: Any, pod: Any, nodes: list[Any]) -> Optional[int]:
@@ -266,36 +275,33 @@ class Framework:
         ``FilterShortcut``); the observer hears the node's calls as one ``FilterCalls``.
         """
         plan = self._filter_plan(pod)
-        observer = self.observer
-        seen: Optional[list[Optional[Status]]] = [] if observer is not None else None
         statuses: PluginToStatus = {}
-        complete = False
+        pl, stopped = None, False
         try:
             for pl in plan.called:
                 status = pl.filter(state, pod, node_info)
-                if seen is not None:
-                    seen.append(status)
                 if status is not None and status.code != Code.SUCCESS:
+                    statuses[pl.name()] = status
                     failed = self._filter_failure(pl, pod, status)
                     if failed is not None:
+                        stopped = True
                         return failed
-                    statuses[pl.name()] = status
                     if not self.run_all_filters:
+                        stopped = True
                         return statuses
-            complete = True
+            pl = None
             return statuses
         finally:
-            if seen is not None:
-                observer(FilterCalls(pod, self.profile_name, _node_name(node_info), plan.names, plan.positions,
-                                     seen, complete))
+            if self.observer is not None:
+                self.observer(FilterCalls(pod, self.profile_name, _node_name(node_info), plan.names, statuses,
+                                          _filter_calls_made(plan.names, pl, stopped)))
 
     def _filter_plan(self, pod: Any) -> _FilterPlan:
         """Which Filter plugins ``pod`` needs called (asked once per pod; pods are immutable)."""
         plan = self._plan
         if plan is None or plan.pod is not pod:
             plugins = self.plugins_by_point["filter"]
-            positions = tuple(i for i, pl in enumerate(plugins) if not _passes_every_node(pl, pod))
-            plan = self._plan = _FilterPlan(pod, tuple(plugins[i] for i in positions), positions,
+            plan = self._plan = _FilterPlan(pod, tuple(pl for pl in plugins if not _passes_every_node(pl, pod)),
                                             tuple(pl.name() for pl in plugins))
         return plan
 

@@ -13,7 +13,7 @@ one costs several times more to create, and the framework makes one per node.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterator, Optional, Protocol, Sequence
+from typing import Any, Iterator, Mapping, Optional, Protocol, Sequence
 
 from kubesched.scheduler.framework.v1alpha1.interface import MAX_NODE_SCORE, MIN_NODE_SCORE, Status
 
@@ -86,34 +86,26 @@ class OneCall:
 
 @dataclass(slots=True)
 class FilterCalls:
-    """One node's Filter calls.
+    """One node's Filter calls: the first ``count`` of ``plugins``, each a Success unless in ``failures``.
 
-    ``plugins`` are all Filter plugins in order; those at ``called`` positions were called
-    and returned ``statuses`` (in order), the others promised Success. ``complete``: the
-    runner went through every plugin; otherwise the calls end with the last status (a
-    plugin that raised leaves the calls before its predecessor's end).
+    (Plugins that promised Success were not called; they stand among the others as they
+    would have run.)
     """
 
     pod: Any
     profile: str
     node: str
     plugins: Sequence[str]
-    called: Sequence[int]
-    statuses: Sequence[Optional[Status]]
-    complete: bool
+    failures: Mapping[str, Status]
+    count: int
 
     def __len__(self) -> int:
-        if self.complete:
-            return len(self.plugins)
-        return self.called[len(self.statuses) - 1] + 1 if self.statuses else 0
+        return self.count
 
     def __iter__(self) -> Iterator[PluginCall]:
-        pod, node, profile = self.pod, self.node, self.profile
-        results: list[Optional[Status]] = [None] * len(self.plugins)
-        for position, status in zip(self.called, self.statuses):
-            results[position] = status
-        for plugin, status in zip(self.plugins[:len(self)], results):
-            yield PluginCall(FILTER, plugin, pod, node, status, profile=profile)
+        pod, node, profile, failures = self.pod, self.node, self.profile, self.failures
+        for plugin in self.plugins[:self.count]:
+            yield PluginCall(FILTER, plugin, pod, node, failures.get(plugin), profile=profile)
 
 
 @dataclass(slots=True)
