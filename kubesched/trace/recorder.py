@@ -11,7 +11,7 @@ One ``TraceRecorder`` is handed to every component. It exposes each hook by name
   ``log=`` callable is ``recorder.log(verbosity, message, *, severity="I", site=None)``
   (``site`` the upstream (file, function) of the klog call).
 - factory.py: ``requeue``, ``queue_move`` (also ``on_move`` for a queue wired directly),
-  ``cache_event`` (append it to ``cache.hooks``), ``plugin_call`` (a framework's ``observer``),
+  ``cache_event`` (append it to ``cache.hooks``), ``plugin_calls`` (a framework's ``observer``),
   ``extension_point_start``/``extension_point_end`` (a framework's ``point_observer``; the
   generic scheduler's for Filter).
 - core/generic_scheduler.py: ``feasible_nodes_to_find``, ``nominated_pods_pass``,
@@ -40,7 +40,9 @@ Score nest inside the scheduler's Schedule phase); where the scheduler already r
 phase of the same name around the runner (Reserve, Permit, PreBind, Bind, PostBind,
 Unreserve) that one record pair stands for both.
 
-Score calls arrive once the framework has normalized and weighted them, in call order and
+Plugin calls arrive in the framework's batches (``plugin_calls.py``) and become records
+only when first read: Filter one node at a time (one pod's nodes are gathered into one run
+of records), Score once the framework has normalized and weighted them, in call order and
 each with raw, normalized and weighted score and weight, then the NormalizeScore calls;
 ``node_scores`` then adds a SCORE_SUMMARY with the whole table.
 
@@ -276,8 +278,8 @@ class TraceRecorder:
     def plugin_calls(self, calls: Any) -> None:
         """A framework batch of plugin calls (``Framework(observer=recorder.plugin_calls)``).
 
-        The records are appended unbuilt (``Trace._append_pending``): a batch is frozen, so
-        building its records when one is first read gives the same records. Consecutive
+        The records are appended unbuilt (``Trace._append_pending``): a batch is read-only,
+        so building its records when one is first read gives the same records. Consecutive
         per-node Filter batches of one pod are gathered into one run of records, appended
         before anything else is (``_flush_filters``), so the order stays the call order.
         """
