@@ -23,8 +23,8 @@ from kubesched.bench import runner  # noqa: E402
 from kubesched.bench.workloads import TEST_NAMESPACE, WORKLOADS, pod_objects, workload  # noqa: E402
 from kubesched.cluster import APIServer  # noqa: E402
 from kubesched.scheduler import factory  # noqa: E402
-from kubesched.sim.informers import InformerFactory  # noqa: E402
-from kubesched.sim.loop import EventLoop  # noqa: E402
+from kubesched.client.informers import InformerFactory  # noqa: E402
+from kubesched.util.loop import EventLoop  # noqa: E402
 from kubesched.sim.simulation import Simulation  # noqa: E402
 from kubesched.trace import TraceRecorder, digest  # noqa: E402
 

@@ -19,13 +19,12 @@ from typing import Any, Optional, Sequence, TextIO
 
 from kubesched.bench import runner
 from kubesched.bench.workloads import DEFAULT_CASES, WORKLOADS, Workload, workload
-from kubesched.cli.main import command
 
 TRACE_MODES = {"off": (False,), "on": (True,), "both": (False, True)}
 HEADER = f"  {'trace':<6}{'pods/s':>9}{'pods/CPU-s':>11}{'p50 ms':>9}{'p99 ms':>9}{'peak RSS MiB':>14}{'records':>10}{'scheduled':>11}"
 
 
-def _configure(parser: argparse.ArgumentParser) -> None:
+def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workload", default="all", metavar="NAME",
                         help=f"one of {', '.join(WORKLOADS)}, or 'all' (default): every upstream case")
     parser.add_argument("--nodes", type=int, help="number of nodes (default: the workload's first upstream size)")
@@ -87,7 +86,9 @@ def summary_line(results: Sequence[runner.Result]) -> str:
     return f"{chosen.workload}: {chosen.pods_per_second:.1f} pods/s"
 
 
-@command("bench", "run scheduler_perf workloads (pods/s, algorithm latency, peak RSS; tracing on/off)", _configure)
+HELP = "run scheduler_perf workloads (pods/s, algorithm latency, peak RSS; tracing on/off)"
+
+
 def run_bench(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
     out = out or sys.stdout
     try:

@@ -40,8 +40,8 @@ from kubesched import features
 from kubesched.bench.workloads import SETUP_NAMESPACE, TEST_NAMESPACE, Workload, make_nodes, pod_objects
 from kubesched.cluster import APIServer
 from kubesched.scheduler import factory
-from kubesched.sim.informers import InformerFactory
-from kubesched.sim.loop import EventLoop
+from kubesched.client.informers import InformerFactory
+from kubesched.util.loop import EventLoop
 from kubesched.trace import TraceRecorder
 
 HORIZON = 600.0  # simulated seconds to wait for the pods to be bound

@@ -12,9 +12,9 @@ import argparse
 import sys
 from typing import TextIO
 
-from kubesched.cli.main import command
+from kubesched.cli.commands import Command
 from kubesched.cli.run import add_simulation_arguments, load_simulation
-from kubesched.explain import explain_pod
+from kubesched.explain import explain_pod, render, sentence
 
 __all__ = ["pod_key", "run_explain"]
 
@@ -35,7 +35,6 @@ def _configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--node", metavar="NODE", help="explain only this node: why (not) here?")
 
 
-@command("explain", "run to idle and explain why a pod is on its node or still pending", _configure)
 def run_explain(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
     out, err = out or sys.stdout, err or sys.stderr
     sim = load_simulation(args, trace=True, err=err)
@@ -44,7 +43,10 @@ def run_explain(args: argparse.Namespace, out: TextIO | None = None, err: TextIO
     sim.run_until_idle()
     explanation = explain_pod(sim.trace[: sim.cursor], sim.state(), args.pod, node=args.node)
     if not explanation.found:
-        print(explanation.sentence(), file=err)
+        print(sentence(explanation), file=err)
         return 1
-    out.write(explanation.text())
+    out.write(render(explanation))
     return 0
+
+
+COMMAND = Command("explain", "run to idle and explain why a pod is on its node or still pending", _configure, run_explain)

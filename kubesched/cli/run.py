@@ -30,7 +30,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
 
-from kubesched.cli.main import command
+from kubesched.cli.commands import Command
 from kubesched.explain.cycles import cycle_summaries
 from kubesched.trace.digest import digest
 from kubesched.trace.klog import format_lines
@@ -227,7 +227,6 @@ def _configure(parser: argparse.ArgumentParser) -> None:
                         help=f"klog verbosity of the printed lines (default {DEFAULT_VERBOSITY})")
 
 
-@command("run", "run the scheduler on a cluster file; print klog lines and placements (or JSON)", _configure)
 def run_run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
     out, err = out or sys.stdout, err or sys.stderr
     traced = not args.no_trace
@@ -250,3 +249,6 @@ def run_run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | N
     for line in placement_table(data["pods"]):
         print(line, file=out)
     return 0
+
+
+COMMAND = Command("run", "run the scheduler on a cluster file; print klog lines and placements (or JSON)", _configure, run_run)

@@ -10,12 +10,11 @@ family, ``Kubelet(api)`` and ``ReplicaSetController(api)``.
 from __future__ import annotations
 
 from kubesched.cluster.apiserver import APIServer, Snapshot
-from kubesched.cluster.clock import Handle, Loop
 from kubesched.cluster.errors import AlreadyExists, APIError, Conflict, Invalid, NotFound
 from kubesched.cluster.kubelet import Kubelet
 from kubesched.cluster.replicaset_controller import ReplicaSetController
 from kubesched.cluster.watch import ADDED, DELETED, MODIFIED, WatchEvent
 
-__all__ = ["APIServer", "Snapshot", "Handle", "Loop", "APIError", "NotFound", "AlreadyExists",
+__all__ = ["APIServer", "Snapshot", "APIError", "NotFound", "AlreadyExists",
            "Conflict", "Invalid", "Kubelet", "ReplicaSetController", "WatchEvent", "ADDED",
            "MODIFIED", "DELETED"]

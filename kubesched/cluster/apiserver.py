@@ -32,7 +32,7 @@ from typing import Any, Callable, Final, Mapping, Optional, Protocol, Sequence
 from kubesched.api.core import Event, EventSource, Pod, PodCondition
 from kubesched.api.meta import Time
 from kubesched.cluster import errors, pod_strategy
-from kubesched.cluster.clock import Handle, Loop
+from kubesched.util.loop import Handle, Loop
 from kubesched.cluster.events import (EventCorrelator, event_name, make_event, object_reference)
 from kubesched.cluster.resources import known, namespaced
 from kubesched.cluster.store import Key, Store, key_of, with_resource_version

@@ -12,7 +12,7 @@ from kubesched.api.core import Node, Pod
 from kubesched.api.decode import DecodeError, decode_object
 from kubesched.scheduler.framework.v1alpha1.interface import Code, Status
 from kubesched.scheduler.internal.cache.snapshot import Snapshot
-from kubesched.scheduler.listers.informer_listers import InformerListers
+from kubesched.client.listers.informer_listers import InformerListers
 
 
 def as_object(manifest: dict, default_kind: str = "Pod") -> Any:

@@ -38,7 +38,7 @@ from kubesched.scheduler.framework.v1alpha1.framework import Framework
 from kubesched.scheduler.framework.v1alpha1.interface import CODE_BY_NAME, Code, Status
 from kubesched.scheduler.framework.v1alpha1.plugin_args import Plugin, Plugins, PluginSet
 from kubesched.scheduler.internal.cache.snapshot import Snapshot
-from kubesched.scheduler.listers.informer_listers import InformerListers
+from kubesched.client.listers.informer_listers import InformerListers
 
 NOW = _dt.datetime(2020, 1, 1, tzinfo=_dt.timezone.utc).timestamp()
 ERR_REASON_FAKE = "Nodes failed the fake predicate"  # ErrReasonFake

@@ -27,7 +27,7 @@ from kubesched.scheduler.framework.plugins.serviceaffinity import service_affini
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import NodeScore, Status
 from kubesched.scheduler.internal.cache.snapshot import Snapshot
-from kubesched.scheduler.listers.informer_listers import InformerListers
+from kubesched.client.listers.informer_listers import InformerListers
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
 
 

@@ -34,7 +34,7 @@ from kubesched.scheduler.internal.queue.scheduling_queue import (
     get_pod_full_name,
     meta_namespace_key,
 )
-from kubesched.sim.clock import FakeClock
+from kubesched.util.clock import FakeClock
 
 START = 1000.0
 

@@ -26,7 +26,7 @@ from kubesched.scheduler.framework.plugins.volumerestrictions import volume_rest
 from kubesched.scheduler.framework.plugins.volumezone import volume_zone
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import Status
-from kubesched.scheduler.listers.informer_listers import InformerListers
+from kubesched.client.listers.informer_listers import InformerListers
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
 
 

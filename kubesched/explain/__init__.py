@@ -2,7 +2,7 @@
 
 Upstream: no counterpart; the words are v1.18.5's (see ``pod.py``).
 
-- ``explain_pod(trace, state, pod_key, node=None) -> Explanation`` (``.sentence()``, ``.text()``)
+- ``explain_pod(trace, state, pod_key, node=None) -> Explanation``; ``sentence(e)`` and ``render(e)`` word it
 - ``cycle_summaries(trace) -> [CycleSummary]``: one line per scheduling cycle
 Pure functions over the trace and a ``SimState``: no printing, no argparse (the CLI and the
 dashboard's Explain both use them).

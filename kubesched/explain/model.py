@@ -170,13 +170,3 @@ class Explanation:
 
     def scores_of(self, node: str) -> NodeScores | None:
         return next((s for s in self.scores if s.node == node), None)
-
-    def sentence(self) -> str:
-        """One sentence: the summary, or "why (not) here?" for the focus node."""
-        from kubesched.explain.text import sentence
-        return sentence(self)
-
-    def text(self) -> str:
-        """The full multi-line explanation (see ``kubesched.explain.text.render``)."""
-        from kubesched.explain.text import render
-        return render(self)

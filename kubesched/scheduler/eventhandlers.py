@@ -28,7 +28,7 @@ from kubesched import features
 from kubesched.api.core import Node, Pod, PodStatus
 from kubesched.api.storage import StorageClass
 from kubesched.scheduler.internal.queue import events
-from kubesched.sim.informers import FilteringResourceEventHandler, ResourceEventHandlerFuncs
+from kubesched.client.informers import FilteringResourceEventHandler, ResourceEventHandlerFuncs
 
 VOLUME_BINDING_WAIT_FOR_FIRST_CONSUMER: Final = "WaitForFirstConsumer"
 REJECT_REASON: Final = "removed"
@@ -84,7 +84,7 @@ class SchedulerLike(Protocol):
 
 
 class InformersLike(Protocol):
-    """What ``add_all_event_handlers`` registers on (``kubesched.sim.informers``)."""
+    """What ``add_all_event_handlers`` registers on (``kubesched.client.informers``)."""
 
     def add_event_handler(self, kind: str, handler: Any) -> None: ...
 

@@ -63,7 +63,7 @@ from kubesched.scheduler.profile.profile import new_map
 from kubesched.scheduler.scheduler import (
     ERROR, EVENTHANDLERS_GO, INFO, WARNING, Log, LogSite, Scheduler, as_log, is_fit_error, is_no_nodes_available,
     no_log)
-from kubesched.sim.informers import InformerFactory
+from kubesched.client.informers import InformerFactory
 
 DURATION_TO_EXPIRE_ASSUMED_POD: Final = 30.0
 INITIAL_GET_BACKOFF: Final = 0.1  # initialGetBackoff

@@ -71,6 +71,8 @@ from kubesched.scheduler.framework.v1alpha1.interface import (
     Code, FrameworkError, Status, code_of, is_success, message_of)
 from kubesched.scheduler.internal.queue.pod_info import PodInfo
 from kubesched.scheduler.internal.queue.scheduling_queue import QueueClosedError
+from kubesched.util.clock import Clock
+from kubesched.util.loop import Loop
 
 BIND_TIMEOUT_SECONDS: Final = 100
 SCHEDULER_ERROR: Final = "SchedulerError"
@@ -149,15 +151,6 @@ def is_no_nodes_available(err: BaseException) -> bool:
 
 
 # -- collaborators (structural) -----------------------------------------------------
-class Clock(Protocol):
-    def now(self) -> float: ...
-
-
-class Loop(Clock, Protocol):
-    def call_later(self, delay: float, callback: Callable[[], object], *, priority: int = 0,
-                   label: str = "") -> Any: ...
-
-
 class Client(Protocol):
     """The API-server verbs the scheduler uses (``kubesched.cluster.APIServer``)."""
 
@@ -703,9 +696,3 @@ def _err_code(err: BaseException) -> str:
 def _extenders_of(algorithm: Any) -> list[Any]:
     """``Algorithm.Extenders()``."""
     return list(algorithm.get_extenders())
-
-
-def new(*args: Any, **kwargs: Any) -> Scheduler:
-    """``scheduler.New``: see ``kubesched.scheduler.factory.new``."""
-    from kubesched.scheduler import factory
-    return factory.new(*args, **kwargs)

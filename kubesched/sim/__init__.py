@@ -1,8 +1,8 @@
-"""The simulation: event loop, informers, scheduler replicas and the steppable ``Simulation``.
+"""The steppable simulation: scheduler replicas on one loop, the cursor over the trace, edits.
 
-``Simulation`` is imported lazily (``from kubesched.sim import Simulation``) so that engine
-modules can import ``kubesched.sim.loop`` / ``kubesched.sim.informers`` without pulling in
-the whole simulation.
+The top of the engine: it stands on the runtime (``kubesched.util``), client-go's parts
+(``kubesched.client``), the scheduler and ``cmd/app``. ``Simulation`` is imported lazily
+(``from kubesched.sim import Simulation``) so importing one ``sim`` module stays cheap.
 """
 
 from __future__ import annotations

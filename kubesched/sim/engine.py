@@ -21,7 +21,7 @@ from kubesched.cluster.errors import APIError
 from kubesched.sim import state as st
 from kubesched.sim.edits import Edit, apply_edit, describe
 from kubesched.sim.inputs import Inputs
-from kubesched.sim.loop import EventLoop
+from kubesched.util.loop import EventLoop
 from kubesched.sim.replica import PodAttempts, SchedulerProcess
 from kubesched.sim.scenario import Action
 from kubesched.trace import TraceRecorder

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from typing import Any
 
 from kubesched.cmd.app.server import LEADERELECTION_GO, ProcessEnv, main
-from kubesched.sim.loop import Handle
+from kubesched.util.loop import Handle
 
 ELECTION_LOG_VERBOSITY = 2
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kubesched.api.core import Node, Pod
-from kubesched.scheduler.internal.queue.pod_info import pod_priority
+from kubesched.api.pod_util import get_pod_priority
 
 PHASE_PENDING = "Pending"
 PHASE_BOUND = "Bound"
@@ -152,7 +152,7 @@ def _resources(resource: Any) -> tuple[tuple[str, str], ...]:
 def _queued(info: Any, queue: str, sched_queue: Any) -> QueuedPod:
     meta = info.pod.metadata
     return QueuedPod(meta.namespace, meta.name, queue, info.attempts, info.timestamp,
-                     sched_queue.get_backoff_time(info), pod_priority(info.pod))
+                     sched_queue.get_backoff_time(info), get_pod_priority(info.pod))
 
 
 def capture_queues(queue: Any) -> QueueState:
@@ -228,7 +228,7 @@ def _pod_state(pod: Pod, queues: QueueState, attempts: Mapping[str, int], bound_
             phase = PHASE_PENDING
     count = queued.attempts if queued is not None else attempts.get(key, 0)
     return PodState(meta.namespace, meta.name, phase, pod.spec.node_name, pod.status.nominated_node_name,
-                    count, bound_at.get(key), queued.queue if queued else "", pod_priority(pod))
+                    count, bound_at.get(key), queued.queue if queued else "", get_pod_priority(pod))
 
 
 def capture_events(api: Any) -> tuple[EventState, ...]:

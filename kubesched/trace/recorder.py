@@ -237,7 +237,7 @@ class TraceRecorder:
         if hooks is not None:
             hooks.append(on_deliver)
             return
-        from kubesched.sim.informers import LIST_ORDER, ResourceEventHandlerFuncs
+        from kubesched.client.informers import LIST_ORDER, ResourceEventHandlerFuncs
         for kind in (LIST_ORDER if kinds is None else kinds):
             factory.add_event_handler(kind, ResourceEventHandlerFuncs(
                 add_func=lambda obj, k=kind: on_deliver(k, "ADDED", obj, None),

@@ -8,7 +8,7 @@ from kubesched.api.core import (Affinity, Container, ContainerImage, ContainerPo
                                 NodeStatus, Pod, PodAffinity, PodSpec, ResourceRequirements, Taint)
 from kubesched.api.meta import ObjectMeta
 from kubesched.api.quantity import Quantity
-from kubesched.sim.clock import FakeClock
+from kubesched.util.clock import FakeClock
 from kubesched.scheduler.internal.cache.cache import SchedulerCache
 
 ZONE = "failure-domain.beta.kubernetes.io/zone"

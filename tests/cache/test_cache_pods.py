@@ -18,7 +18,7 @@ from kubesched.api.quantity import Quantity
 from kubesched.scheduler.internal.cache.cache import (CLEAN_ASSUMED_PERIOD, DURATION_TO_EXPIRE_ASSUMED_POD,
                                                       CacheEvent, new)
 from kubesched.scheduler.internal.cache.interface import CacheCorruptedError, CacheError
-from kubesched.sim.loop import EventLoop
+from kubesched.util.loop import EventLoop
 
 NODE = "node"
 P80, P8080 = host_port(80), host_port(8080)

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from kubesched.explain import explain_pod
+from kubesched.explain import explain_pod, render, sentence
 from kubesched.explain.model import NOT_VISITED, PASSED, REJECTED
 from tests.cli.clusters import AFFINITY_REASON, TAINT_REASON, THREE_NODES
 from tests.cli.conftest import SAMPLES, simulated
@@ -43,11 +43,11 @@ def test_pending_pod_summary_and_per_node_rejections(pod, message, rejections):
     assert e.found and e.result == "unschedulable"
     assert e.status.phase == "Pending" and e.status.node == ""
     assert e.message == message
-    assert e.sentence() == f"Pod {pod} is Pending: {message}"
+    assert sentence(e) == f"Pod {pod} is Pending: {message}"
     assert {v.node: (v.plugin, v.reasons) for v in e.nodes} == rejections
     assert all(v.verdict == REJECTED for v in e.nodes)
     assert fit_error(e.num_all_nodes, e.nodes) == e.message   # the per-node reasons are the whole story
-    lines = e.text().splitlines()
+    lines = render(e).splitlines()
     assert f"  {message}" in lines
     for node, (plugin, reasons) in rejections.items():
         assert f"  {node:<10}  rejected by {plugin}: {', '.join(reasons)}" in lines
@@ -69,12 +69,12 @@ FOCUS = [
 ]
 
 
-@pytest.mark.parametrize("pod, node, sentence", FOCUS)
-def test_why_not_this_node_in_one_sentence(pod, node, sentence):
+@pytest.mark.parametrize("pod, node, expected", FOCUS)
+def test_why_not_this_node_in_one_sentence(pod, node, expected):
     e = explain(pod, node)
-    assert e.sentence() == sentence
-    lines = e.text().splitlines()
-    assert lines[0] == sentence
+    assert sentence(e) == expected
+    lines = render(e).splitlines()
+    assert lines[0] == expected
     # --node narrows the Filter section to that node
     filter_lines = [line for line in lines if line.startswith("  ") and "rejected by" in line]
     assert len(filter_lines) == 1 and filter_lines[0].startswith(f"  {node}  rejected by")
@@ -94,9 +94,9 @@ def test_bound_pod_names_its_node_and_the_winning_scores():
     assert by_plugin["NodeResourcesLeastAllocated"] == (75, 75, 1, 75)
     assert by_plugin["NodeResourcesBalancedAllocation"] == (100, 100, 1, 100)
     assert by_plugin["NodePreferAvoidPods"] == (100, 100, 10000, 1_000_000)
-    assert e.sentence() == (f"Pod default/small is bound to node small-node at {e.bind.time:g}s: it passed all "
+    assert sentence(e) == (f"Pod default/small is bound to node small-node at {e.bind.time:g}s: it passed all "
                             f"filters on small-node and had the highest score ({winner.total}).")
-    text = e.text()
+    text = render(e)
     assert f"  small-node: total {winner.total}" in text
     assert "NodeResourcesLeastAllocated      75 -> 75 x 1 = 75" in text
     assert f"Pick: highest score {winner.total} (no tie) -> small-node." in text
@@ -108,19 +108,19 @@ def test_feasible_node_that_lost_compares_its_score_with_the_winner():
     big, small = e.scores_of("big-node"), e.scores_of("small-node")
     assert big.total < small.total
     assert e.verdict("big-node").verdict == PASSED
-    assert e.sentence() == (f"Not on big-node: it passed all filters but scored {big.total}, "
+    assert sentence(e) == (f"Not on big-node: it passed all filters but scored {big.total}, "
                             f"lower than small-node's {small.total}.")
-    assert e.text().count(": total ") == 2     # the node asked about and the winner
+    assert render(e).count(": total ") == 2     # the node asked about and the winner
 
 
 def test_the_pods_own_node_in_focus():
     e = explain("default/small", "small-node")
-    assert e.sentence().startswith("On small-node: it passed all filters on small-node and had the highest score (")
+    assert sentence(e).startswith("On small-node: it passed all filters on small-node and had the highest score (")
 
 
 def test_node_outside_the_cycle():
     cycle = explain("default/small").cycle
-    assert explain("default/small", "elsewhere").sentence() == (
+    assert sentence(explain("default/small", "elsewhere")) == (
         f"elsewhere was not one of the nodes of cycle {cycle} (the scheduler's snapshot did not hold it).")
 
 
@@ -128,14 +128,14 @@ def test_pod_created_on_a_node_was_never_scheduled():
     e = explain("default/resident")
     assert e.cycle is None and e.nodes == ()
     assert e.status.phase in ("Bound", "Running")
-    assert e.sentence() == (f"Pod default/resident is {e.status.phase} on node big-node: it was created with "
+    assert sentence(e) == (f"Pod default/resident is {e.status.phase} on node big-node: it was created with "
                             "spec.nodeName set, so the scheduler never scheduled it.")
 
 
 def test_unknown_pod():
     e = explain("default/ghost")
     assert not e.found
-    assert e.sentence() == "Pod default/ghost is not in the cluster."
+    assert sentence(e) == "Pod default/ghost is not in the cluster."
 
 
 def test_status_from_the_trace_alone_matches_the_state():
@@ -163,7 +163,7 @@ def test_preemption_nominated_node_and_victims():
     assert p.nominated_node == "node-2" and p.criterion == "MinPDBViolations"
     assert {c.node: c.pdb_violations for c in p.candidates} == {"node-1": 1, "node-2": 0}
     assert len(p.victims) == 1 and p.victims[0] in ("default/cache-1", "default/cache-2")
-    assert f"nominated node node-2 (decided by MinPDBViolations); victims: {p.victims[0]}" in e.text()
+    assert f"nominated node node-2 (decided by MinPDBViolations); victims: {p.victims[0]}" in render(e)
 
 
 def test_not_visited_nodes_are_reported_as_such():
@@ -187,7 +187,7 @@ spec:
     verdicts = Counter(v.verdict for v in e.nodes)
     assert verdicts == {PASSED: 100, NOT_VISITED: 20}
     unvisited = next(v.node for v in e.nodes if v.verdict == NOT_VISITED)
-    assert explain("default/p", unvisited, source=nodes + pod).sentence().startswith(
+    assert sentence(explain("default/p", unvisited, source=nodes + pod)).startswith(
         f"Not on {unvisited}: it was not evaluated;")
 
 
@@ -196,7 +196,7 @@ def test_a_victim_says_who_preempted_it():
     e = explain(victim, source=SAMPLES / "preemption.yaml")
     assert e.status.phase == "Deleted"
     assert ("default/critical-api", "node-2") in [(pod, node) for pod, node, _ in e.preempted_by]
-    assert e.sentence().startswith(f"Pod {victim} was deleted: it was preempted by default/critical-api on node "
+    assert sentence(e).startswith(f"Pod {victim} was deleted: it was preempted by default/critical-api on node "
                                    "node-2 at ")
     assert ("Normal", "Preempted", "Preempted by default/critical-api on node node-2") in [
         event[1:] for event in e.events]
@@ -224,9 +224,9 @@ def test_identical_nodes_tie_and_select_host_picks_one():
     loser = "twin-2" if winner == "twin-1" else "twin-1"
     assert e.status.node == winner
     assert e.scores_of(loser).total == e.scores_of(winner).total == e.pick.max_score
-    assert explain("default/p", loser, source=TWINS).sentence() == (
+    assert sentence(explain("default/p", loser, source=TWINS)) == (
         f"Not on {loser}: it passed all filters and tied for the highest score {e.pick.max_score} with {winner}; "
         f"selectHost picked {winner}.")
-    assert e.sentence().endswith(f"tied for the highest score {e.pick.max_score} with {loser}; "
+    assert sentence(e).endswith(f"tied for the highest score {e.pick.max_score} with {loser}; "
                                  f"selectHost picked {winner}.")
-    assert f"Pick: highest score {e.pick.max_score} (tie between " in e.text()
+    assert f"Pick: highest score {e.pick.max_score} (tie between " in render(e)

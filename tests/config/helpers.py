@@ -7,7 +7,7 @@ from typing import Any
 from kubesched.scheduler.apis.config.scheme import ConfigError, load_config
 from kubesched.scheduler.framework.plugins.registry import new_in_tree_registry
 from kubesched.scheduler.internal.cache.snapshot import new_empty_snapshot
-from kubesched.scheduler.listers.informer_listers import InformerListers
+from kubesched.client.listers.informer_listers import InformerListers
 from kubesched.scheduler.profile.frameworks import build_frameworks
 
 HEAD = {"apiVersion": "kubescheduler.config.k8s.io/v1alpha2", "kind": "KubeSchedulerConfiguration"}

@@ -11,7 +11,7 @@ from kubesched.scheduler.core.generic_scheduler import GenericScheduler
 from kubesched.scheduler.internal.cache.cache import SchedulerCache
 from kubesched.scheduler.internal.cache.snapshot import new_empty_snapshot
 from kubesched.scheduler.internal.queue.scheduling_queue import PriorityQueue
-from kubesched.scheduler.listers.informer_listers import InformerListers
+from kubesched.client.listers.informer_listers import InformerListers
 
 BASE_PLUGINS = {"queueSort": "PrioritySort", "bind": "DefaultBinder"}
 

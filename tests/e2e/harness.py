@@ -17,7 +17,7 @@ from kubesched.api.quantity import Quantity
 from kubesched.cluster import APIServer, Kubelet, ReplicaSetController
 from kubesched.scheduler import factory
 from kubesched.scheduler.apis.config.types import KubeSchedulerConfiguration
-from kubesched.sim.loop import EventLoop
+from kubesched.util.loop import EventLoop
 
 
 def node(name: str, cpu: str = "4", memory: str = "8Gi", pods: str = "110",

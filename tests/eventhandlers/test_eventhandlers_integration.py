@@ -14,8 +14,8 @@ from kubesched.scheduler.eventhandlers import add_all_event_handlers
 from kubesched.scheduler.internal.cache.cache import new as new_cache
 from kubesched.scheduler.internal.cache.snapshot import Snapshot
 from kubesched.scheduler.internal.queue.scheduling_queue import PriorityQueue
-from kubesched.sim.informers import InformerFactory
-from kubesched.sim.loop import EventLoop
+from kubesched.client.informers import InformerFactory
+from kubesched.util.loop import EventLoop
 
 
 class _Framework:

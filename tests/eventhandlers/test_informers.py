@@ -17,8 +17,8 @@ from kubesched.api.meta import ObjectMeta
 from kubesched.api.storage import CSINode, StorageClass
 from kubesched.cluster import APIServer
 from kubesched.scheduler.eventhandlers import add_all_event_handlers
-from kubesched.sim.informers import (FilteringResourceEventHandler, InformerFactory, ResourceEventHandlerFuncs)
-from kubesched.sim.loop import EventLoop
+from kubesched.client.informers import (FilteringResourceEventHandler, InformerFactory, ResourceEventHandlerFuncs)
+from kubesched.util.loop import EventLoop
 
 
 def mk_pod(name: str, node: str = "", scheduler: str = "default-scheduler", ns: str = "default") -> Pod:

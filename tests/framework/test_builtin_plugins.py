@@ -15,7 +15,7 @@ from kubesched.scheduler.framework.plugins.queuesort import priority_sort
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import Code, NodeScore, Status
 from kubesched.scheduler.internal.queue.pod_info import PodInfo
-from kubesched.sim.loop import EventLoop
+from kubesched.util.loop import EventLoop
 from tests.framework.fakes import pod
 
 

@@ -12,7 +12,7 @@ from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.framework import MAX_TIMEOUT
 from kubesched.scheduler.framework.v1alpha1.interface import Code, Status
 from kubesched.scheduler.framework.v1alpha1.waiting_pods_map import go_duration
-from kubesched.sim.loop import EventLoop
+from kubesched.util.loop import EventLoop
 from tests.framework.fakes import Injected, TestPlugin, framework_at, pod
 
 POD = pod("pod", uid="pod")

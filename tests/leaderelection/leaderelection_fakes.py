@@ -15,7 +15,7 @@ from kubesched.client.leaderelection.leader_election import (
     LeaderElector,
 )
 from kubesched.cluster.apiserver import APIServer
-from kubesched.sim.loop import EventLoop
+from kubesched.util.loop import EventLoop
 
 NAMESPACE = "kube-system"
 NAME = "kube-scheduler"

@@ -25,7 +25,7 @@ from kubesched.scheduler.framework.plugins.volumerestrictions import volume_rest
 from kubesched.scheduler.framework.plugins.volumezone import volume_zone
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.internal.cache.snapshot import Snapshot
-from kubesched.scheduler.listers.informer_listers import InformerListers
+from kubesched.client.listers.informer_listers import InformerListers
 
 VECTORS = Path(__file__).parents[1] / "conformance" / "vectors"
 

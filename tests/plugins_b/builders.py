@@ -7,7 +7,7 @@ from typing import Any, Optional
 from kubesched.api.core import Node, Pod
 from kubesched.api.decode import decode_object
 from kubesched.scheduler.internal.cache.snapshot import Snapshot
-from kubesched.scheduler.listers.informer_listers import InformerListers
+from kubesched.client.listers.informer_listers import InformerListers
 
 
 def _decode(doc: dict) -> Any:

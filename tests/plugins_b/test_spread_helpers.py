@@ -7,7 +7,7 @@ import pytest
 from kubesched.api.decode import decode_object
 from kubesched.scheduler.framework.plugins.defaultpodtopologyspread.default_pod_topology_spread import get_zone_key
 from kubesched.scheduler.framework.plugins.helper import spread
-from kubesched.scheduler.listers.informer_listers import InformerListers
+from kubesched.client.listers.informer_listers import InformerListers
 from kubesched.scheduler.util import topologies, utils
 from kubesched.api.core import PodAffinity, PodAffinityTerm
 from kubesched.api.labels import selector_from_set

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from kubesched.conformance.volumes import lenient
-from kubesched.scheduler.listers.informer_listers import InformerListers
+from kubesched.client.listers.informer_listers import InformerListers
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
 
 

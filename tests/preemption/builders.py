@@ -14,7 +14,7 @@ from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.framework import Framework
 from kubesched.scheduler.framework.v1alpha1.plugin_args import Plugin, Plugins, PluginSet
 from kubesched.scheduler.internal.cache.snapshot import Snapshot
-from kubesched.scheduler.listers.informer_listers import InformerListers
+from kubesched.client.listers.informer_listers import InformerListers
 
 
 def pod(name: str, priority: int = 0, node: str = "", cpu: str = "", start: Optional[float] = None,

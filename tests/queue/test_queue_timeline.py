@@ -6,7 +6,7 @@ import pytest
 from queue_fixtures import make_pod
 
 from kubesched.scheduler.internal.queue import PriorityQueue, events
-from kubesched.sim.loop import EventLoop
+from kubesched.util.loop import EventLoop
 
 
 class Rig:

@@ -17,7 +17,7 @@ from kubesched.scheduler.internal.queue import events
 from kubesched.scheduler.internal.queue.scheduling_queue import (
     UnschedulablePodsMap, get_pod_full_name, is_pod_updated, meta_namespace_key,
 )
-from kubesched.sim.clock import FakeClock
+from kubesched.util.clock import FakeClock
 
 T0 = 100.0
 

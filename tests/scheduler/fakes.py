@@ -26,7 +26,7 @@ from kubesched.scheduler.framework.v1alpha1.registry import Registry
 from kubesched.scheduler.internal.cache.cache import SchedulerCache
 from kubesched.scheduler.internal.queue.scheduling_queue import PriorityQueue
 from kubesched.scheduler.scheduler import Scheduler
-from kubesched.sim.loop import EventLoop
+from kubesched.util.loop import EventLoop
 
 PROFILE = "default-scheduler"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kubesched.sim.clock import FakeClock
-from kubesched.sim.loop import Entry, EventLoop
+from kubesched.util.clock import FakeClock
+from kubesched.util.loop import Entry, EventLoop
 
 
 def _recorder(loop: EventLoop, log: list):
@@ -198,7 +198,7 @@ def test_fake_clock_step_and_set():
 
 
 def test_loop_satisfies_cluster_protocol():
-    from kubesched.cluster.clock import Loop
+    from kubesched.util.loop import Loop
     loop: Loop = EventLoop()
     handle = loop.call_later(1, lambda: None, priority=2, label="x")
     handle.cancel()

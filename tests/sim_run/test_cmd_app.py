@@ -14,8 +14,8 @@ from kubesched.cmd.app.options import (
     new_options,
 )
 from kubesched.cmd.app.server import ProcessEnv, describe_counts, main, with_plugin
-from kubesched.cmd.kube_scheduler import main as kube_scheduler_main
-from kubesched.sim.loop import EventLoop
+from kubesched.cli.kube_scheduler import main as kube_scheduler_main
+from kubesched.util.loop import EventLoop
 from tests.sim_run.clusters import SMALL
 
 V1ALPHA2 = {"apiVersion": "kubescheduler.config.k8s.io/v1alpha2", "kind": "KubeSchedulerConfiguration"}

@@ -10,8 +10,8 @@ import pytest
 from kubesched.api.meta import OwnerReference
 from kubesched.cluster import APIServer, Kubelet
 from kubesched.scheduler import factory
-from kubesched.sim.informers import InformerFactory
-from kubesched.sim.loop import EventLoop
+from kubesched.client.informers import InformerFactory
+from kubesched.util.loop import EventLoop
 from kubesched.trace import Kind, TraceRecorder
 from kubesched.trace import upstream as up
 from tests.e2e.harness import node, pod

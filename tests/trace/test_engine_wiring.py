@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from kubesched.cluster import APIServer, Kubelet
 from kubesched.scheduler import factory
-from kubesched.sim.informers import InformerFactory
-from kubesched.sim.loop import EventLoop
+from kubesched.client.informers import InformerFactory
+from kubesched.util.loop import EventLoop
 from kubesched.trace import Kind, TraceRecorder, digest
 from tests.e2e.harness import node, pod
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from kubesched.client.leaderelection import LeaderElectionConfig
 from kubesched.scheduler.apis.config.types import KubeSchedulerConfiguration
-from kubesched.sim.informers import InformerFactory
+from kubesched.client.informers import InformerFactory
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,7 +33,7 @@ from kubesched.cmd.app.config import Config, ServingInfo
 from kubesched.scheduler.apis.config.go_format import AddrError, split_host_port
 from kubesched.scheduler.apis.config.scheme import default_config, load_config
 from kubesched.scheduler.apis.config.types import KubeSchedulerConfiguration
-from kubesched.sim.informers import InformerFactory
+from kubesched.client.informers import InformerFactory
 
 INSECURE_SCHEDULER_PORT: Final = 10251  # ports.InsecureSchedulerPort
 KUBE_SCHEDULER_PORT: Final = 10259      # ports.KubeSchedulerPort

@@ -59,7 +59,7 @@ from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.framework import FILTER, go_quote
 from kubesched.scheduler.framework.v1alpha1.interface import (
     MAX_NODE_SCORE, Code, FrameworkError, NodeScore, Status, is_success, merge_statuses)
-from kubesched.scheduler.framework.plugins.queuesort.priority_sort import get_pod_priority
+from kubesched.api.pod_util import get_pod_priority
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
 
 __all__ = [

@@ -59,7 +59,7 @@ from kubesched.api.core import Pod
 from kubesched.api.labels import SelectorError, label_selector_as_selector
 from kubesched.api.policy import PodDisruptionBudget
 from kubesched.scheduler.core.fit_error import FitError, NoNodesAvailableError
-from kubesched.scheduler.framework.plugins.queuesort.priority_sort import get_pod_priority
+from kubesched.api.pod_util import get_pod_priority
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import Code, FrameworkError, code_of, is_success
 from kubesched.scheduler.listers.listers import NodeInfoNotFoundError

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from kubesched.api.core import Pod, PodAffinity, PodAffinityTerm
-from kubesched.scheduler.framework.plugins.queuesort.priority_sort import get_pod_priority
+from kubesched.api.pod_util import get_pod_priority
 
 
 def get_pod_full_name(pod: Pod) -> str:

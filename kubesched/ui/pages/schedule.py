@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from kubesched.explain import explain_pod
+from kubesched.explain import explain_pod, sentence
 from kubesched.ui import session
 from kubesched.ui.figures import schedule as fig
 from kubesched.ui.figures.markup import md, section_link
@@ -175,4 +175,4 @@ if nodes:
         st.session_state[NODE_KEY] = nodes[0]
     node = st.selectbox(t("schedule.why_node", lang), nodes, key=NODE_KEY)
     explanation = explain_pod(sim.trace[:limit], sim.state(), option.pod, node)
-    st.text(explanation.sentence())
+    st.text(sentence(explanation))

@@ -147,10 +147,7 @@ def _args(c: Mapping[str, Any]) -> Any:
     raw JSON text so that the plugin's ``DecodeInto`` reports it."""
     if "args" not in c or isinstance(c["args"], Mapping):
         return c.get("args")
-    from kubesched.scheduler.framework.v1alpha1.plugin_args import (
-        RawArgs,  # framework layer, lazily
-    )
-    return RawArgs(json.dumps(c["args"]))
+    return t.RawArgs(json.dumps(c["args"]))
 
 
 def _extender(e: Mapping[str, Any]) -> t.Extender:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Final
+from typing import Any, Final, Optional
 
 SCHEDULER_DEFAULT_PROVIDER_NAME: Final = "DefaultProvider"
 DEFAULT_SCHEDULER_NAME: Final = "default-scheduler"  # core/v1 DefaultSchedulerName
@@ -117,11 +117,19 @@ def merge_plugin_sets(default_set: PluginSet | None, custom_set: PluginSet | Non
 
 
 @dataclass(frozen=True, slots=True)
+class RawArgs:
+    """``runtime.Unknown``: undecoded args bytes and their content type ("" = JSON)."""
+
+    raw: Optional[bytes | str]
+    content_type: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class PluginConfig:
     """``config.PluginConfig``: the args handed to the factory of plugin ``name``.
 
     ``args`` is a mapping (decoded JSON/YAML), ``None`` (plugin defaults), or the
-    framework's ``RawArgs`` (undecoded text and content type, as ``runtime.Unknown``).
+    ``RawArgs`` (undecoded text and content type, as ``runtime.Unknown``).
     """
 
     name: str

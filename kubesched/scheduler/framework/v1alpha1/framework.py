@@ -50,7 +50,8 @@ from kubesched.scheduler.framework.v1alpha1.interface import (
 from kubesched.scheduler.framework.v1alpha1.plugin_args import Plugin, PluginConfig, raw_to_mapping
 from kubesched.scheduler.framework.v1alpha1.plugin_calls import (
     FilterCalls, OneCall, PluginCall, PluginObserver, ScoreCalls)
-from kubesched.scheduler.framework.v1alpha1.waiting_pods_map import Timers, WaitingPod, WaitingPodsMap
+from kubesched.scheduler.framework.v1alpha1.waiting_pods_map import WaitingPod, WaitingPodsMap
+from kubesched.util.loop import EventLoop, Loop
 
 MAX_TIMEOUT = 15 * 60.0  # maxTimeout: 15 minutes, in seconds
 
@@ -165,7 +166,7 @@ class Framework:
                  plugin_configs: Sequence[PluginConfig] = (), *, client_set: Any = None,
                  listers: Any = None, snapshot_shared_lister: Any = None, volume_binder: Any = None,
                  informer_factory: Any = None, run_all_filters: bool = False,
-                 loop: Optional[Timers] = None, observer: Optional[PluginObserver] = None,
+                 loop: Optional[Loop] = None, observer: Optional[PluginObserver] = None,
                  point_observer: Optional[ExtensionPointObserver] = None, profile_name: str = "") -> None:
         self.registry = registry
         self._client_set = client_set
@@ -530,10 +531,9 @@ class Framework:
 
     # ------------------------------------------------------------------ handle
     @property
-    def loop(self) -> Timers:
+    def loop(self) -> Loop:
         """The loop permit timers run on; a private one if none was given (tests drive it)."""
         if self._loop is None:
-            from kubesched.sim.loop import EventLoop
             self._loop = EventLoop()
         return self._loop
 

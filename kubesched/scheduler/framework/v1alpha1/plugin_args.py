@@ -22,13 +22,12 @@ import dataclasses
 import json
 import types
 import typing
-from dataclasses import dataclass
 from typing import Any, Mapping, Optional, TypeVar, Union
 
 import yaml
 
 from kubesched.api.fields import json_name
-from kubesched.scheduler.apis.config.types import Plugin, PluginConfig, Plugins, PluginSet
+from kubesched.scheduler.apis.config.types import Plugin, PluginConfig, Plugins, PluginSet, RawArgs
 
 __all__ = ["Args", "ArgsDecodeError", "CONTENT_TYPE_JSON", "CONTENT_TYPE_YAML", "Plugin", "PluginConfig",
            "Plugins", "PluginSet", "RawArgs", "decode_into", "lookup", "raw_to_mapping"]
@@ -40,16 +39,8 @@ T = TypeVar("T")
 
 
 # ----------------------------------------------------------------------------- config types
-# Plugin, PluginSet, Plugins and PluginConfig live in apis/config/types.py (upstream's home);
+# Plugin, PluginSet, Plugins, PluginConfig and RawArgs live in apis/config/types.py (upstream's home);
 # they are re-exported here for the framework and the plugins.
-
-
-@dataclass(frozen=True, slots=True)
-class RawArgs:
-    """``runtime.Unknown``: undecoded args bytes and their content type ("" = JSON)."""
-
-    raw: Optional[bytes | str]
-    content_type: str = ""
 
 
 Args = Union[Mapping[str, Any], RawArgs, None]

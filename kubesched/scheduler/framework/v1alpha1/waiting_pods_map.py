@@ -22,24 +22,12 @@ random order of timer creation for equal timeouts); here both keep insertion ord
 
 from __future__ import annotations
 
-from typing import Callable, Iterator, Optional, Protocol
+from typing import Callable, Iterator, Optional
 
 from kubesched.scheduler.framework.v1alpha1.interface import Code, Status
+from kubesched.util.loop import Handle, Loop
 
 TIMEOUT_PRIORITY = 0
-
-
-class Cancellable(Protocol):
-    def cancel(self) -> None: ...
-
-
-class Timers(Protocol):
-    """The part of the simulation loop waiting pods need (``kubesched.sim.loop.EventLoop``)."""
-
-    def now(self) -> float: ...
-
-    def call_later(self, delay: float, callback: Callable[[], object], *, priority: int = 0,
-                   label: str = "") -> Cancellable: ...
 
 
 Receiver = Callable[[Status], None]
@@ -49,12 +37,12 @@ _EMPTY = object()
 class WaitingPod:
     """``waitingPod``: a pod that passed Permit with at least one ``Wait``."""
 
-    def __init__(self, pod, plugins_max_wait_time: dict[str, float], loop: Timers) -> None:
+    def __init__(self, pod, plugins_max_wait_time: dict[str, float], loop: Loop) -> None:
         self._pod = pod
         self._loop = loop
         self._slot: object = _EMPTY
         self._receiver: Optional[Receiver] = None
-        self.pending_plugins: dict[str, Cancellable] = {}
+        self.pending_plugins: dict[str, Handle] = {}
         for plugin, wait in plugins_max_wait_time.items():
             self.pending_plugins[plugin] = loop.call_later(
                 wait, self._timeout_callback(plugin, wait), priority=TIMEOUT_PRIORITY,

@@ -43,7 +43,7 @@ Deviations:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Final, Optional, Protocol
+from typing import Callable, Final, Optional
 
 from kubesched import features
 from kubesched.api.core import Node, Pod
@@ -53,22 +53,12 @@ from kubesched.scheduler.internal.cache.interface import (CacheCorruptedError, C
 from kubesched.scheduler.internal.cache.node_tree import NodeTree, NodeTreeError
 from kubesched.scheduler.internal.cache.snapshot import Snapshot
 from kubesched.scheduler.nodeinfo.node_info import ImageStateSummary, NodeInfo, get_pod_key
-from kubesched.sim.loop import Handle
+from kubesched.util.clock import Clock
+from kubesched.util.loop import Handle, Loop
 
 CLEAN_ASSUMED_PERIOD: Final = 1.0
 DURATION_TO_EXPIRE_ASSUMED_POD: Final = 30.0
 CORRUPTED: Final = "Schedulercache is corrupted and can badly affect scheduling decisions"
-
-
-class Clock(Protocol):
-    def now(self) -> float: ...
-
-
-class Loop(Protocol):
-    def now(self) -> float: ...
-
-    def every(self, period: float, callback: Callable[[], object], *, priority: int = 0,
-              label: str = "") -> Handle: ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kubesched.api.core import Pod
+from kubesched.api.pod_util import get_pod_priority
 
 
 @dataclass(slots=True, eq=False)
@@ -33,15 +34,10 @@ class PodInfo:
         return PodInfo(self.pod, self.timestamp, self.attempts, self.initial_attempt_timestamp)
 
 
-def pod_priority(pod: Pod) -> int:
-    """``corev1helpers.PodPriority``: ``spec.priority``, or 0 when unset."""
-    return pod.spec.priority if pod.spec.priority is not None else 0
-
-
 def priority_sort_less(pod_info_1: PodInfo, pod_info_2: PodInfo) -> bool:
     """The default QueueSort order (``queuesort.PrioritySort.Less``).
 
     Higher priority first; equal priority → the earlier ``timestamp`` first.
     """
-    p1, p2 = pod_priority(pod_info_1.pod), pod_priority(pod_info_2.pod)
+    p1, p2 = get_pod_priority(pod_info_1.pod), get_pod_priority(pod_info_2.pod)
     return p1 > p2 or (p1 == p2 and pod_info_1.timestamp < pod_info_2.timestamp)

@@ -30,14 +30,15 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from typing import Callable, Iterable, Optional, Protocol
+from typing import Callable, Iterable, Optional
 
 from kubesched.api.core import Pod, PodAffinityTerm, PodStatus
 from kubesched.api.labels import SelectorError, label_selector_as_selector
 from kubesched.scheduler.internal.heap import Heap
 from kubesched.scheduler.internal.queue import events
 from kubesched.scheduler.internal.queue.pod_info import PodInfo, priority_sort_less
-from kubesched.sim.loop import Handle
+from kubesched.util.clock import Clock
+from kubesched.util.loop import Handle, Loop
 
 UNSCHEDULABLE_Q_TIME_INTERVAL = 60.0
 DEFAULT_POD_INITIAL_BACKOFF_DURATION = 1.0
@@ -54,17 +55,6 @@ _METRIC_LABEL = {ACTIVE_Q: "active", BACKOFF_Q: "backoff", UNSCHEDULABLE_Q: "uns
 
 LessFunc = Callable[[PodInfo, PodInfo], bool]
 OnMove = Callable[[Pod, str, str, str], None]
-
-
-class Clock(Protocol):
-    def now(self) -> float: ...
-
-
-class Loop(Protocol):
-    def now(self) -> float: ...
-
-    def every(self, period: float, callback: Callable[[], object], *, priority: int = 0,
-              label: str = "") -> Handle: ...
 
 
 class QueueError(ValueError):

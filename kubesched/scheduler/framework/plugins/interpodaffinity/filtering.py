@@ -25,7 +25,7 @@ from typing import Iterable, Optional
 from kubesched.api.core import Node, Pod, PodAffinityTerm
 from kubesched.api.labels import Selector, SelectorError, label_selector_as_selector
 from kubesched.api.meta import LabelSelector
-from kubesched.scheduler.framework.plugins.interpodaffinity.plugin import NAME
+from kubesched.scheduler.framework.plugins.interpodaffinity.names import NAME
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState, StateNotFoundError
 from kubesched.scheduler.framework.v1alpha1.interface import Code, Status
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo

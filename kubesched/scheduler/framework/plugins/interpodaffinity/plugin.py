@@ -6,7 +6,7 @@ InterPodAffinity, New, validateArgs, ValidateHardPodAffinityWeight).
 
 Go spreads the plugin's methods over plugin.go, filtering.go and scoring.go; here
 filtering.py and scoring.py hold them as mixins that this module's class combines
-(the constants come first so that those modules can import them).
+(the constants are in names.py, re-exported here).
 """
 
 from __future__ import annotations
@@ -14,16 +14,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+from kubesched.scheduler.framework.plugins.interpodaffinity.filtering import Filtering
+from kubesched.scheduler.framework.plugins.interpodaffinity.names import (
+    DEFAULT_HARD_POD_AFFINITY_WEIGHT,
+    MAX_HARD_POD_AFFINITY_WEIGHT,
+    MIN_HARD_POD_AFFINITY_WEIGHT,
+    NAME,
+)
+from kubesched.scheduler.framework.plugins.interpodaffinity.scoring import Scoring
 from kubesched.scheduler.framework.v1alpha1.interface import ScoreShortcut
 from kubesched.scheduler.framework.v1alpha1.plugin_args import decode_into
-
-NAME = "InterPodAffinity"
-DEFAULT_HARD_POD_AFFINITY_WEIGHT = 1
-MIN_HARD_POD_AFFINITY_WEIGHT = 0
-MAX_HARD_POD_AFFINITY_WEIGHT = 100
-
-from kubesched.scheduler.framework.plugins.interpodaffinity.filtering import Filtering  # noqa: E402
-from kubesched.scheduler.framework.plugins.interpodaffinity.scoring import Scoring  # noqa: E402
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from typing import Iterable, Optional
 from kubesched.api.core import Node, Pod, PodAffinityTerm, WeightedPodAffinityTerm
 from kubesched.api.labels import Selector, SelectorError
 from kubesched.scheduler.framework.plugins.interpodaffinity.filtering import selector_of
-from kubesched.scheduler.framework.plugins.interpodaffinity.plugin import NAME
+from kubesched.scheduler.framework.plugins.interpodaffinity.names import NAME
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState, StateNotFoundError
 from kubesched.scheduler.framework.v1alpha1.interface import MAX_NODE_SCORE, Code, NodeScore, Status
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo

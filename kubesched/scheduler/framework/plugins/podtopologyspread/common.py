@@ -1,8 +1,9 @@
-"""Shared pieces of PodTopologySpread: topology pairs, parsed constraints, default constraints.
+"""Shared pieces of PodTopologySpread: name and reasons, topology pairs, parsed constraints, defaults.
 
 Upstream: pkg/scheduler/framework/plugins/podtopologyspread/common.go (topologyPair,
 topologySpreadConstraint, defaultConstraints, nodeLabelsMatchSpreadConstraints,
-filterTopologySpreadConstraints).
+filterTopologySpreadConstraints); the constants are plugin.go's (Name, ErrReasonConstraintsNotMatch,
+supportedScheduleActions), kept here so filtering.py and scoring.py need not import plugin.py.
 """
 
 from __future__ import annotations
@@ -13,6 +14,12 @@ from typing import Iterable, Mapping
 from kubesched.api.core import Pod, TopologySpreadConstraint as V1Constraint
 from kubesched.api.labels import Selector, label_selector_as_selector
 from kubesched.scheduler.framework.plugins.helper.spread import default_selector
+
+NAME = "PodTopologySpread"
+ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints"
+DO_NOT_SCHEDULE = "DoNotSchedule"
+SCHEDULE_ANYWAY = "ScheduleAnyway"
+SUPPORTED_SCHEDULE_ACTIONS = (DO_NOT_SCHEDULE, SCHEDULE_ANYWAY)  # sorted, as sets.String.List()
 
 TopologyPair = tuple[str, str]  # (topologyKey, value)
 

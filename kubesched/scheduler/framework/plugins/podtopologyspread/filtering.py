@@ -21,11 +21,8 @@ from kubesched.scheduler.framework.plugins.helper.node_affinity import (
     pod_matches_node_selector_and_affinity_terms,
 )
 from kubesched.scheduler.framework.plugins.podtopologyspread.common import (
-    TopologyPair, TopologySpreadConstraint, count_matching_pods, default_constraints,
+    DO_NOT_SCHEDULE, ERR_REASON_CONSTRAINTS_NOT_MATCH, NAME, TopologyPair, TopologySpreadConstraint, count_matching_pods, default_constraints,
     filter_topology_spread_constraints, node_labels_match_spread_constraints,
-)
-from kubesched.scheduler.framework.plugins.podtopologyspread.plugin import (
-    DO_NOT_SCHEDULE, ERR_REASON_CONSTRAINTS_NOT_MATCH, NAME,
 )
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState, StateNotFoundError
 from kubesched.scheduler.framework.v1alpha1.interface import Code, Status

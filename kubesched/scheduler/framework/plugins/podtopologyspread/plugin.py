@@ -9,23 +9,29 @@ In v1.18.5 the plugin is only registered while the ``EvenPodsSpread`` feature ga
 (the registry's business). A node missing a constraint's topology key fails Filter with the
 plain reason and code Unschedulable (the "(missing required label)" variant is 1.19+).
 Go spreads the methods over several files; filtering.py and scoring.py hold them as mixins
-combined here (the constants come first so that those modules can import them).
+combined here. The name and reason constants live in common.py (re-exported here) so that those
+modules need not import this one.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-NAME = "PodTopologySpread"
-ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints"
-DO_NOT_SCHEDULE = "DoNotSchedule"
-SCHEDULE_ANYWAY = "ScheduleAnyway"
-SUPPORTED_SCHEDULE_ACTIONS = (DO_NOT_SCHEDULE, SCHEDULE_ANYWAY)  # sorted, as sets.String.List()
+from kubesched.api.core import TopologySpreadConstraint
+from kubesched.scheduler.framework.plugins.podtopologyspread.common import (
+    DO_NOT_SCHEDULE,
+    ERR_REASON_CONSTRAINTS_NOT_MATCH,
+    NAME,
+    SCHEDULE_ANYWAY,
+    SUPPORTED_SCHEDULE_ACTIONS,
+)
+from kubesched.scheduler.framework.plugins.podtopologyspread.filtering import Filtering
+from kubesched.scheduler.framework.plugins.podtopologyspread.scoring import Scoring
+from kubesched.scheduler.framework.v1alpha1.plugin_args import decode_into
 
-from kubesched.api.core import TopologySpreadConstraint  # noqa: E402
-from kubesched.scheduler.framework.v1alpha1.plugin_args import decode_into  # noqa: E402
-from kubesched.scheduler.framework.plugins.podtopologyspread.filtering import Filtering  # noqa: E402
-from kubesched.scheduler.framework.plugins.podtopologyspread.scoring import Scoring  # noqa: E402
+__all__ = ["DO_NOT_SCHEDULE", "ERR_REASON_CONSTRAINTS_NOT_MATCH", "NAME", "SCHEDULE_ANYWAY",
+           "SUPPORTED_SCHEDULE_ACTIONS", "Args", "PodTopologySpread", "new", "validate_args",
+           "validate_constraint_not_repeat", "validate_topology_key", "validate_when_unsatisfiable"]
 
 _LABEL_NAME_PART = r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
 

@@ -17,10 +17,9 @@ from kubesched.scheduler.framework.plugins.helper.node_affinity import (
     pod_matches_node_selector_and_affinity_terms,
 )
 from kubesched.scheduler.framework.plugins.podtopologyspread.common import (
-    TopologyPair, TopologySpreadConstraint, count_matching_pods, default_constraints,
+    NAME, SCHEDULE_ANYWAY, TopologyPair, TopologySpreadConstraint, count_matching_pods, default_constraints,
     filter_topology_spread_constraints, node_labels_match_spread_constraints,
 )
-from kubesched.scheduler.framework.plugins.podtopologyspread.plugin import NAME, SCHEDULE_ANYWAY
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState, StateNotFoundError
 from kubesched.scheduler.framework.v1alpha1.interface import MAX_NODE_SCORE, Code, NodeScore, Status
 

@@ -1,13 +1,14 @@
 """PrioritySort: the default QueueSort plugin (higher priority first, then first come).
 
 Upstream: pkg/scheduler/framework/plugins/queuesort/priority_sort.go @ v1.18.5
-(PrioritySort.Name, PrioritySort.Less, New) and pkg/api/v1/pod/util.go (GetPodPriority).
+(PrioritySort.Name, PrioritySort.Less, New).
 """
 
 from __future__ import annotations
 
 from typing import Any, Final
 
+from kubesched.api.pod_util import get_pod_priority
 from kubesched.scheduler.framework.v1alpha1.interface import QueueSortPlugin
 
 NAME: Final = "PrioritySort"
@@ -21,11 +22,6 @@ class PrioritySort:
         """Upstream: (*PrioritySort).Less. ``pod_info_*``: anything with ``pod`` and ``timestamp``."""
         p1, p2 = get_pod_priority(pod_info_1.pod), get_pod_priority(pod_info_2.pod)
         return p1 > p2 or (p1 == p2 and pod_info_1.timestamp < pod_info_2.timestamp)
-
-
-def get_pod_priority(pod: Any) -> int:
-    """Upstream: podutil.GetPodPriority: ``spec.priority``, or 0 when unset."""
-    return pod.spec.priority if pod.spec.priority is not None else 0
 
 
 def new(args: dict | None, handle: object) -> PrioritySort:

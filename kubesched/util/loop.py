@@ -35,7 +35,7 @@ import itertools
 import math
 from typing import Callable, NamedTuple, Optional, Protocol
 
-from kubesched.sim.clock import FakeClock
+from kubesched.util.clock import Clock, FakeClock
 
 Callback = Callable[[], object]
 
@@ -69,13 +69,18 @@ class Handle:
         return f"Handle({self.label!r}, {state})"
 
 
-class Timers(Protocol):
-    """What cluster-side code may rely on: the time and one-shot timers."""
+class Loop(Clock, Protocol):
+    """What engine code may rely on: the time, one-shot timers and ``wait.Until`` loops.
 
-    def now(self) -> float: ...
+    The one loop protocol of the code base; ``EventLoop`` is its implementation (a
+    scheduler replica's ``ProcessLoop`` wraps one).
+    """
 
     def call_later(self, delay: float, callback: Callback, *, priority: int = 0,
                    label: str = "") -> Handle: ...
+
+    def every(self, period: float, callback: Callback, *, priority: int = 0,
+              label: str = "") -> Handle: ...
 
 
 class EventLoop:

@@ -5,7 +5,7 @@ Upstream: cmd/kube-scheduler/scheduler.go @ v1.18.5 (main). In the simulation ev
 cluster file, runs it to idle and prints each replica's startup steps, its leader-election
 records and where the pods went.
 
-Usage: ``python -m kubesched.cmd.kube_scheduler CLUSTER.yaml [--config FILE] [--seed N]``.
+Usage: ``python -m kubesched.cli.kube_scheduler CLUSTER.yaml [--config FILE] [--seed N]``.
 Exit status 1 with the loader's message on a bad input, as ``main`` exits 1 on an error.
 """
 
