@@ -1,12 +1,17 @@
-"""Workload controllers, reduced to what a loaded cluster needs: their pods.
+"""Workload controllers at load time: a ReplicaSet's, RC's and Deployment's pods; shared pod building.
 
 Upstream: pkg/controller/replicaset/replica_set.go (manageReplicas: pods named
 ``<rs>-<5 chars>`` with a controller ownerReference), pkg/controller/controller_utils.go
 (GetPodFromTemplate, ComputeHash), pkg/controller/deployment/sync.go
 (getNewReplicaSet: ``<deployment>-<pod-template-hash>``, the pod-template-hash
-label and selector), pkg/controller/statefulset/stateful_set_utils.go
-(newStatefulSetPod, getPodName: ``<set>-<ordinal>``; pod-name and
-controller-revision-hash labels). ReplicationControllers behave like ReplicaSets.
+label and selector). ReplicationControllers behave like ReplicaSets.
+StatefulSets, DaemonSets and Jobs are not expanded here: their live controllers
+(kubesched.cluster) create their pods on the loop, in their order.
+
+A Deployment whose ReplicaSet is missing from the input but whose pods are there
+(``kubectl get pods -o yaml`` holds pods owned by ``<deployment>-<hash>``) gets that
+ReplicaSet back, named and identified (uid) as the pods' owner reference says, so no pod
+is created twice and the ReplicaSet controller can replace its pods.
 
 Deviation: upstream suffixes are random and the template hash is FNV-32a over
 Go's spew dump of the template; here suffixes come from a stable hash of
@@ -22,12 +27,11 @@ from typing import Any, Mapping, Optional, Sequence
 
 from kubesched.api import apps, core, scheduling
 from kubesched.api.defaults import default_meta, default_pod, priority_classes
+from kubesched.api.labels import SelectorError, label_selector_as_selector
 from kubesched.api.meta import LabelSelector, ObjectMeta, OwnerReference
 from kubesched.api.names import generate_name, object_uid, safe_encode_string
 
 DEFAULT_POD_TEMPLATE_HASH_LABEL = "pod-template-hash"
-STATEFUL_SET_POD_NAME_LABEL = "statefulset.kubernetes.io/pod-name"
-CONTROLLER_REVISION_HASH_LABEL = "controller-revision-hash"
 REVISION_ANNOTATION = "deployment.kubernetes.io/revision"
 
 replace = dataclasses.replace
@@ -54,15 +58,19 @@ def owner_reference(owner: Any) -> OwnerReference:
                           controller=True, block_owner_deletion=True)
 
 
-def replica_set_for(deployment: apps.Deployment) -> apps.ReplicaSet:
-    """The ReplicaSet a Deployment creates for its current template."""
+def replica_set_for(deployment: apps.Deployment, pod_hash: str = "", name: str = "",
+                    uid: str = "") -> apps.ReplicaSet:
+    """The ReplicaSet a Deployment creates for its current template.
+
+    ``pod_hash``, ``name`` and ``uid`` rebuild a ReplicaSet that pods already name as their owner.
+    """
     template = deployment.spec.template or core.PodTemplateSpec()
-    pod_hash = compute_hash(template)
+    pod_hash = pod_hash or compute_hash(template)
     labels = {**template.metadata.labels, DEFAULT_POD_TEMPLATE_HASH_LABEL: pod_hash}
     selector = deployment.spec.selector or LabelSelector()
     selector = replace(selector, match_labels={**selector.match_labels,
                                                DEFAULT_POD_TEMPLATE_HASH_LABEL: pod_hash})
-    meta = ObjectMeta(name=f"{deployment.metadata.name}-{pod_hash}",
+    meta = ObjectMeta(name=name or f"{deployment.metadata.name}-{pod_hash}", uid=uid,
                       namespace=deployment.metadata.namespace or "default", labels=labels,
                       annotations={REVISION_ANNOTATION: "1"},
                       owner_references=(owner_reference(deployment),))
@@ -73,35 +81,40 @@ def replica_set_for(deployment: apps.Deployment) -> apps.ReplicaSet:
 
 
 def pod_name(owner: Any, ordinal: int) -> str:
-    """``<set>-<ordinal>`` for a StatefulSet, ``<owner>-<5 chars>`` otherwise."""
+    """``<owner>-<5 chars>``: the generateName the API server completes, drawn from (owner, ordinal)."""
     name = owner.metadata.name
-    if isinstance(owner, apps.StatefulSet):
-        return f"{name}-{ordinal}"
     namespace = owner.metadata.namespace or "default"
     return generate_name(f"{name}-", f"{owner.KIND}/{namespace}/{name}/{ordinal}")
+
+
+def pod_from_template(owner: Any, template: core.PodTemplateSpec, name: str,
+                      classes: Optional[Mapping[str, scheduling.PriorityClass]] = None, *,
+                      labels: Optional[Mapping[str, str]] = None, generate_name: str = "",
+                      spec: Optional[core.PodSpec] = None) -> core.Pod:
+    """``GetPodFromTemplate`` plus the API server's defaulting: ``owner``'s pod called ``name``.
+
+    ``labels`` and ``spec`` replace the template's (controllers add their own).
+    """
+    meta = ObjectMeta(name=name, generate_name=generate_name, namespace=owner.metadata.namespace or "default",
+                      labels=dict(template.metadata.labels if labels is None else labels),
+                      annotations=dict(template.metadata.annotations),
+                      finalizers=template.metadata.finalizers, owner_references=(owner_reference(owner),))
+    pod = core.Pod(metadata=meta, spec=template.spec if spec is None else spec, status=core.PodStatus())
+    return default_pod(pod, classes or {})
 
 
 def next_pod_for(owner: Any, ordinal: int,
                  classes: Optional[Mapping[str, scheduling.PriorityClass]] = None) -> core.Pod:
     """The pod ``owner`` creates as its ``ordinal``-th pod, defaulted.
 
-    ``owner`` is a ReplicaSet, ReplicationController or StatefulSet (a
-    Deployment acts through :func:`replica_set_for`). The cluster's ReplicaSet
-    controller calls this with ever-growing ordinals to get fresh, stable names.
+    ``owner`` is a ReplicaSet or ReplicationController (a Deployment acts through
+    :func:`replica_set_for`). The cluster's ReplicaSet controller calls this with
+    ever-growing ordinals to get fresh, stable names.
     """
     if isinstance(owner, apps.Deployment):
         owner = replica_set_for(owner)
     template = owner.spec.template or core.PodTemplateSpec()
-    name = pod_name(owner, ordinal)
-    labels = dict(template.metadata.labels)
-    if isinstance(owner, apps.StatefulSet):
-        labels[CONTROLLER_REVISION_HASH_LABEL] = f"{owner.metadata.name}-{compute_hash(template)}"
-        labels[STATEFUL_SET_POD_NAME_LABEL] = name
-    meta = ObjectMeta(name=name, namespace=owner.metadata.namespace or "default", labels=labels,
-                      annotations=dict(template.metadata.annotations),
-                      owner_references=(owner_reference(owner),))
-    pod = core.Pod(metadata=meta, spec=template.spec, status=core.PodStatus())
-    return default_pod(pod, classes or {})
+    return pod_from_template(owner, template, pod_name(owner, ordinal), classes)
 
 
 def _replicas(owner: Any) -> int:
@@ -112,49 +125,74 @@ def _replicas(owner: Any) -> int:
 class _Existing:
     """What the manifests already hold (``kubectl get -o yaml`` exports pods too)."""
 
-    pod_names: set[tuple[str, str]]
+    keys: set[tuple[str, str, str]]  # (kind, namespace, name) of every object
     owned: dict[tuple[str, str, str], int]  # (namespace, owner kind, owner name) -> children
+    refs: dict[tuple[str, str, str], tuple[OwnerReference, Mapping[str, str]]]  # a pod's controller + labels
 
     @classmethod
     def of(cls, objects: Sequence[Any]) -> "_Existing":
-        names: set[tuple[str, str]] = set()
-        owned: dict[tuple[str, str, str], int] = {}
+        found = cls(set(), {}, {})
         for obj in objects:
             namespace = obj.metadata.namespace or "default"
-            if isinstance(obj, core.Pod):
-                names.add((namespace, obj.metadata.name))
+            found.keys.add((obj.KIND, namespace, obj.metadata.name))
             ref = obj.metadata.controller_ref()
             if ref is not None:
                 key = (namespace, ref.kind, ref.name)
-                owned[key] = owned.get(key, 0) + 1
-        return cls(names, owned)
+                found.owned[key] = found.owned.get(key, 0) + 1
+                if isinstance(obj, core.Pod):
+                    found.refs.setdefault(key, (ref, obj.metadata.labels))
+        return found
 
     def children(self, owner: Any) -> int:
         return self.owned.get((owner.metadata.namespace or "default", owner.KIND, owner.metadata.name), 0)
+
+    def has_pod(self, namespace: str, name: str) -> bool:
+        return ("Pod", namespace, name) in self.keys
+
+    def missing_replica_set(self, deployment: apps.Deployment) -> Optional[apps.ReplicaSet]:
+        """The absent ReplicaSet ``<deployment>-<hash>`` that pods matching its selector name as owner."""
+        namespace, prefix = deployment.metadata.namespace or "default", f"{deployment.metadata.name}-"
+        for (ns, kind, name), (ref, labels) in sorted(self.refs.items()):
+            if (ns, kind) != (namespace, apps.ReplicaSet.KIND) or not name.startswith(prefix) \
+                    or ("ReplicaSet", ns, name) in self.keys or not _selects(deployment.spec.selector, labels):
+                continue
+            pod_hash = labels.get(DEFAULT_POD_TEMPLATE_HASH_LABEL, name[len(prefix):])
+            return replica_set_for(deployment, pod_hash, name, ref.uid)
+        return None
+
+
+def _selects(selector: Optional[LabelSelector], labels: Mapping[str, str]) -> bool:
+    if selector is None:
+        return False
+    try:
+        return label_selector_as_selector(selector).matches(labels)
+    except SelectorError:
+        return False
 
 
 def expand_owner(owner: Any, classes: Mapping[str, scheduling.PriorityClass],
                  existing: Optional[_Existing] = None) -> list[Any]:
     """The objects a workload creates: its missing pods (a Deployment's ReplicaSet first)."""
-    existing = existing or _Existing(set(), {})
+    existing = existing or _Existing(set(), {}, {})
     if owner.spec.template is None:
         return []
     if isinstance(owner, apps.Deployment):
         if existing.children(owner):
             return []
-        rs = replica_set_for(owner)
+        rs = existing.missing_replica_set(owner) or replica_set_for(owner)
         return [rs, *expand_owner(rs, classes, existing)]
     pods: list[Any] = []
     missing, ordinal = _replicas(owner) - existing.children(owner), 0
+    namespace = owner.metadata.namespace or "default"
     while len(pods) < missing:
-        name = pod_name(owner, ordinal)
-        if (owner.metadata.namespace or "default", name) not in existing.pod_names:
+        if not existing.has_pod(namespace, pod_name(owner, ordinal)):
             pods.append(next_pod_for(owner, ordinal, classes))
         ordinal += 1
     return pods
 
 
-WORKLOADS = (core.ReplicationController, apps.ReplicaSet, apps.Deployment, apps.StatefulSet)
+WORKLOADS = (core.ReplicationController, apps.ReplicaSet, apps.Deployment)
+"""The workloads expanded at load time (StatefulSets, DaemonSets and Jobs run on the loop)."""
 
 
 def expand(objects: Sequence[Any]) -> list[tuple[Any, int]]:
@@ -162,7 +200,7 @@ def expand(objects: Sequence[Any]) -> list[tuple[Any, int]]:
 
     Pods already present in the input (with a controller reference to their
     owner) count towards ``replicas``; a Deployment that already owns a
-    ReplicaSet creates none.
+    ReplicaSet creates none, nor does one whose ReplicaSet only its pods name.
     """
     classes = priority_classes(objects)
     existing = _Existing.of(objects)

@@ -240,6 +240,8 @@ class PodSpec:
     host_network: bool = False
     restart_policy: str = ""
     service_account_name: str = ""
+    hostname: str = ""
+    subdomain: str = ""
 
 
 @model

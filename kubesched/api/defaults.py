@@ -1,9 +1,12 @@
 """API-server defaulting and admission that the scheduler relies on.
 
 Upstream: pkg/apis/core/v1/defaults.go @ v1.18.5 (SetDefaults_PodSpec,
-SetDefaults_Pod, SetDefaults_NodeStatus, SetDefaults_ContainerPort,
+SetDefaults_Pod, SetDefaults_NodeStatus, SetDefaults_ContainerPort, SetDefaults_PersistentVolumeClaim,
 SetDefaults_ReplicationController), pkg/apis/apps/v1/defaults.go (replicas 1),
 pkg/apis/scheduling/v1/defaults.go (SetDefaults_PriorityClass),
+pkg/apis/batch/v1/defaults.go (SetDefaults_Job) with pkg/registry/batch/job/strategy.go
+(generateSelector: ``controller-uid`` and ``job-name``), pkg/registry/apps/daemonset/strategy.go
+(PrepareForCreate: template generation 1), SetDefaults_StatefulSet (podManagementPolicy),
 plugin/pkg/admission/priority/admission.go (Admit: priority from the class,
 getDefaultPriority: the globalDefault class with the highest value, else 0),
 staging/src/k8s.io/apiserver/pkg/registry/rest/create.go (BeforeCreate:
@@ -27,9 +30,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
-from kubesched.api import apps, core, scheduling
+from kubesched.api import apps, batch, core, scheduling
 from kubesched.api.kinds import is_namespaced
-from kubesched.api.meta import ObjectMeta
+from kubesched.api.meta import LabelSelector, ObjectMeta
 from kubesched.api.names import generate_name, object_uid
 
 DEFAULT_NAMESPACE = "default"
@@ -115,11 +118,52 @@ def default_workload(obj: Any) -> Any:
     spec = obj.spec
     spec = replace(spec, replicas=1 if spec.replicas is None else spec.replicas)
     meta = obj.metadata
+    if isinstance(obj, apps.StatefulSet) and not spec.pod_management_policy:
+        spec = replace(spec, pod_management_policy=apps.ORDERED_READY_POD_MANAGEMENT)
     if isinstance(obj, core.ReplicationController) and spec.template is not None:
         labels = spec.template.metadata.labels
         spec = replace(spec, selector=spec.selector or dict(labels))
         meta = replace(meta, labels=meta.labels or dict(labels))
     return replace(obj, metadata=default_meta(meta, obj.KIND), spec=spec)
+
+
+JOB_NAME_LABEL = "job-name"
+CONTROLLER_UID_LABEL = "controller-uid"
+DEFAULT_BACKOFF_LIMIT = 6
+
+
+def default_job(job: batch.Job) -> batch.Job:
+    """``SetDefaults_Job`` and the registry's ``generateSelector`` (unless manualSelector)."""
+    meta = default_meta(job.metadata, job.KIND)
+    spec = job.spec
+    if spec.completions is None and spec.parallelism is None:
+        spec = replace(spec, completions=1, parallelism=1)
+    spec = replace(spec, parallelism=1 if spec.parallelism is None else spec.parallelism,
+                   backoff_limit=DEFAULT_BACKOFF_LIMIT if spec.backoff_limit is None else spec.backoff_limit)
+    template = spec.template
+    if not spec.manual_selector:
+        labels = {JOB_NAME_LABEL: meta.name, CONTROLLER_UID_LABEL: meta.uid, **template.metadata.labels}
+        selector = spec.selector or LabelSelector()
+        selector = replace(selector, match_labels={CONTROLLER_UID_LABEL: meta.uid, **selector.match_labels})
+        template = replace(template, metadata=replace(template.metadata, labels=labels))
+        spec = replace(spec, selector=selector, template=template)
+    if not meta.labels and template.metadata.labels:  # defaulting again as the stored Job is read back
+        meta = replace(meta, labels=dict(template.metadata.labels))
+    return replace(job, metadata=meta, spec=spec)
+
+
+def default_daemon_set(ds: apps.DaemonSet) -> apps.DaemonSet:
+    """The registry's PrepareForCreate: template generation 1 (the v1 annotation)."""
+    meta = default_meta(ds.metadata, ds.KIND)
+    if apps.DEPRECATED_TEMPLATE_GENERATION not in meta.annotations:
+        meta = replace(meta, annotations={**meta.annotations, apps.DEPRECATED_TEMPLATE_GENERATION: "1"})
+    return replace(ds, metadata=meta)
+
+
+def default_persistent_volume_claim(claim: core.PersistentVolumeClaim) -> core.PersistentVolumeClaim:
+    """``SetDefaults_PersistentVolumeClaim``: phase Pending (the PV controller moves it on)."""
+    status = claim.status if claim.status.phase else replace(claim.status, phase=POD_PENDING)
+    return replace(claim, metadata=default_meta(claim.metadata, claim.KIND), status=status)
 
 
 def default_priority_class_object(pc: scheduling.PriorityClass) -> scheduling.PriorityClass:
@@ -146,6 +190,12 @@ def apply_defaults(objects: Sequence[Any]) -> list[Any]:
             out.append(default_node(obj))
         elif isinstance(obj, WORKLOADS):
             out.append(default_workload(obj))
+        elif isinstance(obj, core.PersistentVolumeClaim):
+            out.append(default_persistent_volume_claim(obj))
+        elif isinstance(obj, batch.Job):
+            out.append(default_job(obj))
+        elif isinstance(obj, apps.DaemonSet):
+            out.append(default_daemon_set(obj))
         elif isinstance(obj, scheduling.PriorityClass):
             out.append(default_priority_class_object(obj))
         else:

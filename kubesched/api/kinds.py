@@ -6,14 +6,15 @@ and each resource's ``NamespaceScoped()`` in pkg/registry.
 
 from __future__ import annotations
 
-from kubesched.api import apps, coordination, core, policy, scheduling, storage
+from kubesched.api import apps, batch, coordination, core, policy, scheduling, storage
 
 KINDS: dict[str, type] = {
     cls.KIND: cls
     for cls in (
         core.Pod, core.Node, core.PersistentVolume, core.PersistentVolumeClaim, core.Service,
         core.ReplicationController, core.Namespace, core.Event, core.Endpoints,
-        apps.ReplicaSet, apps.Deployment, apps.StatefulSet,
+        apps.ReplicaSet, apps.Deployment, apps.StatefulSet, apps.DaemonSet,
+        batch.Job, batch.CronJob,
         storage.StorageClass, storage.CSINode,
         policy.PodDisruptionBudget, scheduling.PriorityClass, coordination.Lease,
     )

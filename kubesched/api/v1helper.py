@@ -4,9 +4,9 @@ taints and tolerations, the preferAvoidPods annotation.
 Upstream: pkg/apis/core/v1/helper/helpers.go (IsExtendedResourceName, IsNativeResource,
 IsHugePageResourceName, IsPrefixedNativeResource, IsAttachableVolumeResourceName,
 IsScalarResourceName, NodeSelectorRequirementsAsSelector, NodeSelectorRequirementsAsFieldSelector,
-MatchNodeSelectorTerms, TolerationsTolerateTaint, FindMatchingUntoleratedTaint,
-GetAvoidPodsFromNodeAnnotations); staging/src/k8s.io/api/core/v1/toleration.go
-(Toleration.ToleratesTaint); apimachinery labels.NewRequirement of v0.18 (its error texts).
+MatchNodeSelectorTerms, TolerationsTolerateTaint, TolerationsTolerateTaintsWithFilter,
+FindMatchingUntoleratedTaint, AddOrUpdateTolerationInPodSpec, GetAvoidPodsFromNodeAnnotations);
+staging/src/k8s.io/api/core/v1/toleration.go (Toleration.ToleratesTaint, MatchToleration); apimachinery labels.NewRequirement of v0.18 (its error texts).
 """
 
 from __future__ import annotations
@@ -202,6 +202,26 @@ def toleration_tolerates_taint(toleration: Toleration, taint: Taint) -> bool:
 def tolerations_tolerate_taint(tolerations: Iterable[Toleration], taint: Taint) -> bool:
     """``TolerationsTolerateTaint``."""
     return any(toleration_tolerates_taint(t, taint) for t in tolerations)
+
+
+def tolerations_tolerate_taints_with_filter(tolerations: Iterable[Toleration], taints: Iterable[Taint],
+                                           apply_filter: Optional[Callable[[Taint], bool]] = None) -> bool:
+    """``TolerationsTolerateTaintsWithFilter``: every taint the filter keeps is tolerated."""
+    return not find_matching_untolerated_taint(taints, tolerations, apply_filter)[1]
+
+
+def match_toleration(a: Toleration, b: Toleration) -> bool:
+    """``Toleration.MatchToleration``: same key, effect, operator and value (tolerationSeconds aside)."""
+    return (a.key, a.effect, a.operator, a.value) == (b.key, b.effect, b.operator, b.value)
+
+
+def add_or_update_toleration(tolerations: tuple[Toleration, ...], toleration: Toleration) -> tuple[Toleration, ...]:
+    """``AddOrUpdateTolerationInPodSpec``: replace the matching toleration in place, else append."""
+    if toleration in tolerations:
+        return tolerations
+    if any(match_toleration(toleration, t) for t in tolerations):
+        return tuple(toleration if match_toleration(toleration, t) else t for t in tolerations)
+    return (*tolerations, toleration)
 
 
 def find_matching_untolerated_taint(

@@ -2,7 +2,8 @@
 
 Upstream: pkg/apis/core/validation/validation.go @ v1.18.5 (ValidatePod,
 ValidateNode, ValidateReplicationController), pkg/apis/apps/validation
-(ValidateReplicaSetSpec, ValidateDeploymentSpec, ValidateStatefulSetSpec),
+(ValidateReplicaSetSpec, ValidateDeploymentSpec, ValidateStatefulSetSpec,
+ValidateDaemonSetSpec), pkg/apis/batch/validation (ValidateJobSpec, ValidateCronJobSpec),
 pkg/apis/scheduling/validation (ValidatePriorityClass), pkg/apis/policy/validation
 (ValidatePodDisruptionBudgetSpec), plugin/pkg/admission/priority (a pod's
 PriorityClass must exist; one globalDefault).
@@ -22,7 +23,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Optional, Sequence
 
-from kubesched.api import apps, core, policy, scheduling
+from kubesched.api import apps, batch, core, policy, scheduling
 from kubesched.api import field_errors as fe
 from kubesched.api.decode import Problem
 from kubesched.api.kinds import is_namespaced
@@ -72,6 +73,12 @@ def _workload(obj: Any) -> Problems:
     elif spec.replicas is not None and spec.replicas > MAX_REPLICAS:
         out.append(fe.invalid("spec.replicas", spec.replicas,
                               f"kubesched expands at most {MAX_REPLICAS} replicas per workload"))
+    return out + _selector_and_template(obj)
+
+
+def _selector_and_template(obj: Any) -> Problems:
+    spec = obj.spec
+    out: Problems = []
     template = spec.template
     if template is None:
         return out + [fe.required("spec.template")]
@@ -89,11 +96,77 @@ def _workload(obj: Any) -> Problems:
     else:
         out += validate_label_selector(spec.selector, "spec.selector")
         if not spec.selector.match_labels and not spec.selector.match_expressions:
-            out.append(fe.invalid("spec.selector", "{}", "empty selector is invalid for deployment"))
+            word = {"DaemonSet": "daemonset", "StatefulSet": "statefulset"}.get(obj.KIND, "deployment")
+            out.append(fe.invalid("spec.selector", "{}", f"empty selector is invalid for {word}"))
         elif not _selector_matches(spec.selector, labels):
             out.append(fe.invalid("spec.template.metadata.labels", dict(labels),
                                   "`selector` does not match template `labels`"))
     return out + validate_pod_spec(template.spec, "spec.template.spec")
+
+
+RESTART_ALWAYS = ("Always",)
+RESTART_JOB = ("OnFailure", "Never")
+
+
+def _restart_policy(spec: Optional[core.PodSpec], path: str, allowed: tuple[str, ...]) -> Problems:
+    """A template's restartPolicy (unset defaults to Always) must be one of ``allowed``."""
+    policy = (spec.restart_policy if spec is not None else "") or "Always"
+    return [] if policy in allowed else [fe.not_supported(f"{path}.restartPolicy", policy, allowed)]
+
+
+def _stateful_set(sts: apps.StatefulSet) -> Problems:
+    """``ValidateStatefulSetSpec``: podManagementPolicy and an Always restart policy."""
+    out = _workload(sts)
+    policy = sts.spec.pod_management_policy
+    if policy not in ("", apps.ORDERED_READY_POD_MANAGEMENT, apps.PARALLEL_POD_MANAGEMENT):
+        out.append(fe.invalid("spec.podManagementPolicy", policy, "must be 'OrderedReady' or 'Parallel'"))
+    template = sts.spec.template
+    return out + _restart_policy(template.spec if template else None, "spec.template.spec", RESTART_ALWAYS)
+
+
+def _daemon_set(ds: apps.DaemonSet) -> Problems:
+    """``ValidateDaemonSetSpec``: selector, template and an Always restart policy."""
+    template = ds.spec.template
+    return _selector_and_template(ds) + _restart_policy(template.spec if template else None,
+                                                        "spec.template.spec", RESTART_ALWAYS)
+
+
+def _job_spec(spec: batch.JobSpec, path: str) -> Problems:
+    """``ValidateJobSpec``: non-negative counts, a manual selector that matches, OnFailure or Never."""
+    out: Problems = []
+    for name in ("parallelism", "completions", "active_deadline_seconds", "backoff_limit",
+                 "ttl_seconds_after_finished"):
+        value = getattr(spec, name)
+        if value is not None and value < 0:
+            head, *rest = name.split("_")
+            out.append(fe.invalid(f"{path}.{head}{''.join(r.title() for r in rest)}", value,
+                                  "must be greater than or equal to 0"))
+    labels = spec.template.metadata.labels
+    if spec.manual_selector:
+        if spec.selector is None:
+            out.append(fe.required(f"{path}.selector"))
+        else:
+            out += validate_label_selector(spec.selector, f"{path}.selector")
+            if not _selector_matches(spec.selector, labels):
+                out.append(fe.invalid(f"{path}.template.metadata.labels", dict(labels),
+                                      "`selector` does not match template `labels`"))
+    out += fe.validate_labels(labels, f"{path}.template.metadata.labels")
+    out += _restart_policy(spec.template.spec, f"{path}.template.spec", RESTART_JOB)
+    return out + validate_pod_spec(spec.template.spec, f"{path}.template.spec")
+
+
+def _job(job: batch.Job) -> Problems:
+    return _job_spec(job.spec, "spec")
+
+
+CRON_JOB_NOTE = ("kept inert: kubesched starts no Jobs on a clock; a Scenario action "
+                 "can create the Job this CronJob would start")
+
+
+def _cron_job(cron: batch.CronJob) -> Problems:
+    """``ValidateCronJobSpec`` (its Job template) and a note that it does not run."""
+    return _job_spec(cron.spec.job_template.spec, "spec.jobTemplate.spec") + [
+        Problem("spec.schedule", CRON_JOB_NOTE, warning=True)]
 
 
 def _priority_class(pc: scheduling.PriorityClass) -> Problems:
@@ -139,7 +212,10 @@ _RULES: dict[type, Callable[[Any], Problems]] = {
     core.ReplicationController: _workload,
     apps.ReplicaSet: _workload,
     apps.Deployment: _workload,
-    apps.StatefulSet: _workload,
+    apps.StatefulSet: _stateful_set,
+    apps.DaemonSet: _daemon_set,
+    batch.Job: _job,
+    batch.CronJob: _cron_job,
     scheduling.PriorityClass: _priority_class,
     policy.PodDisruptionBudget: _pdb,
 }

@@ -1,15 +1,13 @@
-"""A minimal workload controller: a pod that stops counting for its owner is replaced.
+"""A minimal ReplicaSet controller: a pod that stops counting for its owner is replaced.
 
 Upstream: pkg/controller/replicaset/replica_set.go (syncReplicaSet, manageReplicas;
 also runs ReplicationControllers), pkg/controller/controller_utils.go
-(FilterActivePods, GetPodFromTemplate) and
-pkg/controller/statefulset/stateful_set_utils.go (newStatefulSetPod).
+(FilterActivePods, GetPodFromTemplate).
 
-ReplicaSet / ReplicationController: a pod stops being active as soon as it carries
-a deletionTimestamp (or is gone), so its replacement is created then, while the
-old pod may still be terminating: this is how preemption victims come back as new
-pending pods. StatefulSet: the replacement keeps the ordinal name, so it can only
-be created once the old pod has been removed (DELETED).
+A pod stops being active as soon as it carries a deletionTimestamp (or is gone), so
+its replacement is created then, while the old pod may still be terminating: this is
+how preemption victims come back as new pending pods. (StatefulSet pods come back
+through kubesched.cluster.statefulset_controller, under their old name.)
 Pods are built by kubesched.api.controllers.next_pod_for (template, labels,
 controller ownerReference, defaulting, priority from the cluster's
 PriorityClasses); the API server assigns the new pod's uid.
@@ -26,21 +24,20 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Final, Optional
 
-from kubesched.api.apps import StatefulSet
-from kubesched.api.controllers import STATEFUL_SET_POD_NAME_LABEL, next_pod_for
+from kubesched.api.controllers import next_pod_for
 from kubesched.api.core import Pod
 from kubesched.api.meta import OwnerReference
 from kubesched.cluster.apiserver import APIServer
 from kubesched.cluster.errors import APIError
 from kubesched.cluster.watch import DELETED, WatchEvent
 
-OWNER_KINDS: Final = ("ReplicaSet", "ReplicationController", "StatefulSet")
+OWNER_KINDS: Final = ("ReplicaSet", "ReplicationController")
 CONTROLLER_DELAY_SECONDS: Final = 0.0
 CONTROLLER_LABEL: Final = "controller: replace pod"
 
 
 class ReplicaSetController:
-    """Replaces pods owned (controller reference) by a ReplicaSet, RC or StatefulSet."""
+    """Replaces pods owned (controller reference) by a ReplicaSet or ReplicationController."""
 
     def __init__(self, api: APIServer):
         self._api = api
@@ -53,8 +50,7 @@ class ReplicaSetController:
         ref = pod.metadata.controller_ref()
         if ref is None or ref.kind not in OWNER_KINDS or pod.metadata.uid in self._replaced:
             return
-        gone = event.type == DELETED
-        if not gone and (ref.kind == "StatefulSet" or pod.metadata.deletion_timestamp is None):
+        if event.type != DELETED and pod.metadata.deletion_timestamp is None:
             return
         self._replaced.add(pod.metadata.uid)
         self._api.loop.call_later(CONTROLLER_DELAY_SECONDS, lambda: self._replace(pod, ref),
@@ -64,10 +60,7 @@ class ReplicaSetController:
         owner = self._owner(pod.metadata.namespace, ref)
         if owner is None:
             return
-        if isinstance(owner, StatefulSet):
-            replacement = self._stateful_set_pod(owner, pod.metadata.name)
-        else:
-            replacement = self._next_pod(owner)
+        replacement = self._next_pod(owner)
         meta = dataclasses.replace(replacement.metadata, uid="")
         try:
             self._api.create(dataclasses.replace(replacement, metadata=meta))
@@ -99,11 +92,3 @@ class ReplicaSetController:
             if candidate.metadata.name not in taken:
                 self._ordinals[key] = ordinal
                 return candidate
-
-    def _stateful_set_pod(self, owner: StatefulSet, name: str) -> Pod:
-        """Upstream: newStatefulSetPod for the ordinal of ``name`` (the name is kept)."""
-        head, _, tail = name.rpartition("-")
-        ordinal = int(tail) if tail.isdigit() and head == owner.metadata.name else 0
-        pod = next_pod_for(owner, ordinal, self._classes())
-        labels = {**pod.metadata.labels, STATEFUL_SET_POD_NAME_LABEL: name}
-        return dataclasses.replace(pod, metadata=dataclasses.replace(pod.metadata, name=name, labels=labels))

@@ -16,7 +16,8 @@ from kubesched import features
 from kubesched.api.core import Pod
 from kubesched.client.leaderelection import LockError, ResourceLockConfig
 from kubesched.client.leaderelection import new as new_resource_lock
-from kubesched.cluster import APIServer, Kubelet, ReplicaSetController
+from kubesched.controller import manager as controller_manager
+from kubesched.cluster import APIServer, Kubelet
 from kubesched.cluster.errors import APIError
 from kubesched.sim import state as st
 from kubesched.sim.edits import Edit, apply_edit, describe
@@ -28,7 +29,7 @@ from kubesched.trace import TraceRecorder
 
 CHECKPOINT_LIMIT: Final = 400
 BACKGROUND_LABELS: Final = frozenset({"flushBackoffQCompleted", "flushUnschedulableQLeftover",
-                                      "cleanupExpiredAssumedPods"})
+                                      "cleanupExpiredAssumedPods"}) | controller_manager.BACKGROUND_LABELS
 BACKGROUND_PREFIXES: Final = ("leaderelection ",)
 QUIET_KINDS: Final = frozenset({"Event", "Endpoints", "Lease"})
 
@@ -99,7 +100,7 @@ class Engine:
         self.sizes = {kind: len(self.api.list(kind)) for kind in self.sizes}
         self.api.watch(self._on_change)
         self.kubelet = Kubelet(self.api)
-        self.controller = ReplicaSetController(self.api)
+        self.controllers = controller_manager.start(self.api)
         self.processes = [
             SchedulerProcess(i, api=self.api, loop=self.loop,
                              config=self.inputs.config if self.inputs.config_given else None, seed=self.inputs.seed,

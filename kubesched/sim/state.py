@@ -22,6 +22,7 @@ from kubesched.api.pod_util import get_pod_priority
 PHASE_PENDING = "Pending"
 PHASE_BOUND = "Bound"
 PHASE_RUNNING = "Running"
+PHASE_SUCCEEDED = "Succeeded"
 PHASE_DELETED = "Deleted"
 
 
@@ -135,8 +136,8 @@ class SimState:
         return next((n for n in self.nodes if n.name == name), None)
 
     def placements(self) -> dict[str, str]:
-        """``namespace/name`` → node for every pod that is bound or running."""
-        return {p.key: p.node for p in self.pods if p.phase in (PHASE_BOUND, PHASE_RUNNING)}
+        """``namespace/name`` → node for every pod that is bound, running or has run to completion there."""
+        return {p.key: p.node for p in self.pods if p.phase in (PHASE_BOUND, PHASE_RUNNING, PHASE_SUCCEEDED)}
 
 
 # -- capture -----------------------------------------------------------------------------------
@@ -220,8 +221,8 @@ def _pod_state(pod: Pod, queues: QueueState, attempts: Mapping[str, int], bound_
     key = f"{meta.namespace}/{meta.name}"
     queued = queues.find(key) if phase is None else None
     if phase is None:
-        if pod.status.phase == "Running":
-            phase = PHASE_RUNNING
+        if pod.status.phase in (PHASE_RUNNING, PHASE_SUCCEEDED):
+            phase = pod.status.phase
         elif pod.spec.node_name:
             phase = PHASE_BOUND
         else:

@@ -1,7 +1,8 @@
-"""Controller expansion: names, owners, labels, counts.
+"""Controller expansion at load time: names, owners, labels, counts.
 
 Upstream: pkg/controller/replicaset (pods ``<rs>-<5>``), deployment/sync.go
-(``<deploy>-<hash>`` ReplicaSet, pod-template-hash), statefulset (``<set>-<i>``).
+(``<deploy>-<hash>`` ReplicaSet, pod-template-hash). StatefulSets, DaemonSets and Jobs
+create no pods at load time (their controllers run on the loop: tests/cluster).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def workload(kind: str, replicas: int | None = 2, namespace: str | None = None) 
 
 @pytest.mark.parametrize("kind,replicas,count", [
     ("ReplicaSet", 3, 3), ("ReplicaSet", None, 1), ("ReplicaSet", 0, 0),
-    ("ReplicationController", 2, 2), ("StatefulSet", 3, 3), ("Deployment", 2, 2),
+    ("ReplicationController", 2, 2), ("StatefulSet", 3, 0), ("Deployment", 2, 2),
 ])
 def test_counts(kind: str, replicas: int | None, count: int) -> None:
     cluster = load(dump(workload(kind, replicas)))
@@ -57,16 +58,6 @@ def test_replica_set_names_and_owner(kind: str, pattern: str) -> None:
         assert (p.metadata.namespace, dict(p.metadata.labels), dict(p.metadata.annotations)) == (
             "shop", {"app": "web"}, {"note": "x"})
         assert (p.spec.scheduler_name, p.status.phase) == ("default-scheduler", "Pending")
-
-
-def test_statefulset_names_and_labels() -> None:
-    cluster = load(dump(workload("StatefulSet", 3)))
-    pods = cluster.of_kind(Pod)
-    revision = "web-" + compute_hash(cluster.objects[0].spec.template)
-    assert [p.metadata.name for p in pods] == ["web-0", "web-1", "web-2"]
-    assert [dict(p.metadata.labels) for p in pods] == [
-        {"app": "web", "controller-revision-hash": revision, "statefulset.kubernetes.io/pod-name": f"web-{i}"}
-        for i in range(3)]
 
 
 def test_deployment_creates_replica_set_then_pods() -> None:
@@ -96,8 +87,6 @@ def test_next_pod_for_gives_fresh_names() -> None:
     first = [next_pod_for(rs, i).metadata.name for i in range(5)]
     assert len(set(first)) == 5
     assert first == [next_pod_for(rs, i).metadata.name for i in range(5)]
-    sts = load(dump(workload("StatefulSet", 1))).objects[0]
-    assert next_pod_for(sts, 7).metadata.name == "web-7"
     deploy = load(dump(workload("Deployment", 1))).objects[0]
     assert next_pod_for(deploy, 0).metadata.owner_references[0].name == replica_set_for(deploy).metadata.name
 
@@ -123,10 +112,47 @@ def test_deployment_with_existing_replica_set_adds_none() -> None:
 
 
 def test_taken_names_are_skipped() -> None:
-    sts = workload("StatefulSet", 1)
-    clash = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web-0"}, "spec": {"containers": [{"name": "c"}]}}
-    cluster = load(dump(clash, sts))
-    assert [p.metadata.name for p in cluster.of_kind(Pod)] == ["web-0", "web-1"]
+    rs = load(dump(workload("ReplicaSet", 1))).objects[0]
+    first, second = next_pod_for(rs, 0).metadata.name, next_pod_for(rs, 1).metadata.name
+    clash = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": first}, "spec": {"containers": [{"name": "c"}]}}
+    cluster = load(dump(clash, workload("ReplicaSet", 1)))
+    assert [p.metadata.name for p in cluster.of_kind(Pod)] == [first, second]
+
+
+def _exported_pod(name: str, owner_kind: str, owner: str, uid: str, labels: dict) -> dict:
+    """A pod as ``kubectl get pods -o yaml`` exports it (bound, Running, with its controller)."""
+    return {"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": name, "namespace": "default", "labels": labels,
+                         "ownerReferences": [{"apiVersion": "apps/v1", "kind": owner_kind, "name": owner,
+                                              "uid": uid, "controller": True, "blockOwnerDeletion": True}]},
+            "spec": {"nodeName": "n1", "containers": [{"name": "c", "image": "nginx"}]},
+            "status": {"phase": "Running"}}
+
+
+def test_deployment_whose_replica_set_is_missing_gets_it_back_from_its_pods() -> None:
+    labels = {"app": "web", "pod-template-hash": "5d4f8b9c7d"}
+    pods = [_exported_pod(f"web-5d4f8b9c7d-{s}", "ReplicaSet", "web-5d4f8b9c7d", "rs-uid-1", labels)
+            for s in ("abcde", "fghij")]
+    cluster = load(dump(workload("Deployment", 3), *pods))
+    kinds = [(type(o).__name__, o.metadata.name) for o in cluster.objects]
+    rs = cluster.objects[1]
+    assert kinds[:2] == [("Deployment", "web"), ("ReplicaSet", "web-5d4f8b9c7d")]
+    assert (rs.metadata.uid, dict(rs.spec.selector.match_labels), rs.spec.replicas) == (
+        "rs-uid-1", {"app": "web", "pod-template-hash": "5d4f8b9c7d"}, 3)
+    new = [o for o in cluster.of_kind(Pod) if o.metadata.name not in
+           ("web-5d4f8b9c7d-abcde", "web-5d4f8b9c7d-fghij")]
+    assert len(cluster.of_kind(Pod)) == 3 and len(new) == 1
+    assert re.fullmatch(f"web-5d4f8b9c7d-{SUFFIX}", new[0].metadata.name)
+    assert (new[0].metadata.controller_ref().uid, new[0].metadata.labels["pod-template-hash"]) == (
+        "rs-uid-1", "5d4f8b9c7d")
+
+
+@pytest.mark.parametrize("owner_kind", ["StatefulSet", "DaemonSet", "ReplicaSet"])
+def test_pods_of_other_owners_do_not_stop_a_deployment(owner_kind: str) -> None:
+    pod = _exported_pod("other-0", owner_kind, "other", "u-1", {"app": "web"})
+    cluster = load(dump(workload("Deployment", 1), pod))
+    assert [type(o).__name__ for o in cluster.objects] == ["Deployment", "ReplicaSet", "Pod", "Pod"]
+    assert cluster.objects[1].metadata.name == f"web-{compute_hash(cluster.objects[0].spec.template)}"
 
 
 @pytest.mark.parametrize("data,want", [(b"", 0x811C9DC5), (b"a", 0xE40C292C), (b"foobar", 0xBF9CF968)])

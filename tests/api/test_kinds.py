@@ -8,6 +8,7 @@ import pytest
 
 from kubesched.api import apps, coordination, core, policy, scheduling, storage
 from kubesched.api.kinds import KINDS
+from kubesched.api.validate import CRON_JOB_NOTE
 from tests.api.helpers import load
 
 MANIFESTS = {
@@ -196,9 +197,77 @@ MANIFESTS = {
           replicas: 1
           serviceName: db
           selector: {matchLabels: {app: db}}
+          podManagementPolicy: Parallel
+          updateStrategy: {type: RollingUpdate, rollingUpdate: {partition: 0}}
           template:
             metadata: {labels: {app: db}}
             spec: {containers: [{name: c, image: postgres}]}
+          volumeClaimTemplates:
+          - metadata: {name: data}
+            spec:
+              accessModes: [ReadWriteOnce]
+              storageClassName: fast
+              resources: {requests: {storage: 1Gi}}
+        status: {replicas: 1, readyReplicas: 1, currentRevision: db-7d9c, updateRevision: db-7d9c}
+        """,
+    "DaemonSet": """
+        apiVersion: apps/v1
+        kind: DaemonSet
+        metadata: {name: fluentd, namespace: kube-system, labels: {k8s-app: fluentd-logging}}
+        spec:
+          selector: {matchLabels: {name: fluentd}}
+          updateStrategy: {type: RollingUpdate, rollingUpdate: {maxUnavailable: 1}}
+          minReadySeconds: 0
+          revisionHistoryLimit: 10
+          template:
+            metadata: {labels: {name: fluentd}}
+            spec:
+              tolerations:
+              - {key: node-role.kubernetes.io/master, effect: NoSchedule}
+              containers:
+              - name: fluentd
+                image: quay.io/fluentd_elasticsearch/fluentd:v2.5.2
+                resources: {limits: {memory: 200Mi}, requests: {cpu: 100m, memory: 200Mi}}
+              terminationGracePeriodSeconds: 30
+        status: {currentNumberScheduled: 2, desiredNumberScheduled: 2, numberReady: 2, numberMisscheduled: 0}
+        """,
+    "Job": """
+        apiVersion: batch/v1
+        kind: Job
+        metadata: {name: pi}
+        spec:
+          completions: 3
+          parallelism: 2
+          backoffLimit: 4
+          activeDeadlineSeconds: 100
+          ttlSecondsAfterFinished: 60
+          template:
+            spec:
+              containers:
+              - {name: pi, image: perl}
+              restartPolicy: Never
+        status:
+          active: 1
+          succeeded: 2
+          startTime: "2020-06-01T10:00:00Z"
+          conditions: []
+        """,
+    "CronJob": """
+        apiVersion: batch/v1beta1
+        kind: CronJob
+        metadata: {name: hello}
+        spec:
+          schedule: "*/1 * * * *"
+          concurrencyPolicy: Forbid
+          successfulJobsHistoryLimit: 3
+          failedJobsHistoryLimit: 1
+          jobTemplate:
+            spec:
+              template:
+                spec:
+                  containers:
+                  - {name: hello, image: busybox}
+                  restartPolicy: OnFailure
         """,
     "PodDisruptionBudget": """
         apiVersion: policy/v1beta1
@@ -261,7 +330,16 @@ CHECKS = {
     "ReplicationController": lambda o: dict(o.spec.selector) == {"app": "legacy"},
     "ReplicaSet": lambda o: o.spec.replicas == 1,
     "Deployment": lambda o: o.spec.selector.match_expressions[0].values == ("deploy",),
-    "StatefulSet": lambda o: o.spec.service_name == "db",
+    "StatefulSet": lambda o: (o.spec.service_name, o.spec.pod_management_policy,
+                              o.spec.volume_claim_templates[0].metadata.name, o.status.ready_replicas) == (
+        "db", "Parallel", "data", 1),
+    "DaemonSet": lambda o: (o.spec.selector.match_labels, o.status.number_ready,
+                            o.metadata.annotations["deprecated.daemonset.template.generation"]) == (
+        {"name": "fluentd"}, 2, "1"),
+    "Job": lambda o: (o.spec.completions, o.spec.parallelism, o.spec.backoff_limit, o.status.succeeded,
+                      o.spec.template.metadata.labels["job-name"]) == (3, 2, 4, 2, "pi"),
+    "CronJob": lambda o: (o.spec.schedule, o.spec.job_template.spec.template.spec.restart_policy) == (
+        "*/1 * * * *", "OnFailure"),
     "PodDisruptionBudget": lambda o: (o.spec.min_available, o.status.disruptions_allowed) == ("50%", 1),
     "PriorityClass": lambda o: (o.value, o.preemption_policy) == (1000, "Never"),
     "Namespace": lambda o: o.metadata.namespace == "",
@@ -279,7 +357,8 @@ def test_every_kind_has_a_manifest() -> None:
 def test_kind_parses(kind: str) -> None:
     cluster = load(textwrap.dedent(MANIFESTS[kind]))
     obj = cluster.objects[0]
-    assert (type(obj) is KINDS[kind], cluster.warnings) == (True, ())
+    warnings = tuple(w for w in cluster.warnings if w.message != CRON_JOB_NOTE)
+    assert (type(obj) is KINDS[kind], warnings) == (True, ())
     assert CHECKS[kind](obj)
 
 

@@ -66,9 +66,10 @@ def test_unknown_fields_are_warnings() -> None:
     ("kind: Pod\nmetadata: {name: a}\n", ["cluster.yaml:1: Pod default/a: apiVersion: Required value"]),
     ("apiVersion: v1\nmetadata: {name: a}\n", ["cluster.yaml:1: document 0: kind: Required value"]),
     ("apiVersion: v1\nkind: Gadget\nmetadata: {name: a}\n",
-     ['cluster.yaml:2: Gadget default/a: kind: unsupported kind "Gadget" (supported: CSINode, Deployment, '
-      'Endpoints, Event, Lease, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod, '
-      'PodDisruptionBudget, PriorityClass, ReplicaSet, ReplicationController, Service, StatefulSet, StorageClass)']),
+     ['cluster.yaml:2: Gadget default/a: kind: unsupported kind "Gadget" (supported: CSINode, CronJob, '
+      'DaemonSet, Deployment, Endpoints, Event, Job, Lease, Namespace, Node, PersistentVolume, '
+      'PersistentVolumeClaim, Pod, PodDisruptionBudget, PriorityClass, ReplicaSet, ReplicationController, '
+      'Service, StatefulSet, StorageClass)']),
     ("apiVersion: apps/v1\nkind: Pod\nmetadata: {name: a}\nspec: {containers: [{name: c}]}\n",
      ['cluster.yaml:1: Pod default/a: apiVersion: "apps/v1" is not a version of Pod (use v1)']),
     ("- 1\n- 2\n", ["cluster.yaml:1: document 0: must be an object, not a list"]),

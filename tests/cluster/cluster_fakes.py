@@ -7,7 +7,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from kubesched.api.apps import ReplicaSet, ReplicaSetSpec, StatefulSet, StatefulSetSpec
+from kubesched.api.apps import ReplicaSet, ReplicaSetSpec
 from kubesched.api.core import Container, Node, Pod, PodSpec, PodTemplateSpec
 from kubesched.api.meta import LabelSelector, ObjectMeta, OwnerReference
 
@@ -73,12 +73,6 @@ def replica_set(name: str, labels: dict) -> ReplicaSet:
     return ReplicaSet(metadata=ObjectMeta(name=name, namespace="default"),
                       spec=ReplicaSetSpec(replicas=2, selector=LabelSelector(match_labels=labels),
                                           template=template(labels)))
-
-
-def stateful_set(name: str, labels: dict) -> StatefulSet:
-    return StatefulSet(metadata=ObjectMeta(name=name, namespace="default"),
-                       spec=StatefulSetSpec(replicas=2, selector=LabelSelector(match_labels=labels),
-                                            template=template(labels), service_name=name))
 
 
 def owner_ref(owner, controller: bool = True) -> OwnerReference:

@@ -1,4 +1,4 @@
-"""The minimal ReplicaSet/RC/StatefulSet controller: deleted owned pods come back pending."""
+"""The minimal ReplicaSet/RC controller: deleted owned pods come back pending (StatefulSets: test_cluster_statefulset)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,7 @@ import re
 
 import pytest
 
-from cluster_fakes import FakeLoop, owner_ref, pod, replica_set, stateful_set
-from kubesched.api.controllers import compute_hash
+from cluster_fakes import FakeLoop, owner_ref, pod, replica_set
 from kubesched.api.meta import ObjectMeta
 from kubesched.api.names import object_uid
 from kubesched.api.scheduling import PriorityClass
@@ -44,19 +43,6 @@ def test_replicaset_pod_is_replaced_as_soon_as_it_terminates():
         "ReplicaSet", "web", owner.metadata.uid, True, True)
     loop.run()
     assert [p[0] for p in _pods(api)] == [new_name]
-
-
-def test_statefulset_pod_comes_back_with_its_name_after_removal():
-    loop, api, owner = _setup(stateful_set)
-    api.delete("Pod", "default", "web-abcde")
-    loop.run(until=9.0)
-    assert _pods(api) == [("web-abcde", "n1", True)]
-    loop.run()
-    assert _pods(api) == [("web-abcde", "", False)]
-    new = api.get("Pod", "default", "web-abcde")
-    assert new.metadata.labels == {"app": "web", "statefulset.kubernetes.io/pod-name": "web-abcde",
-                                   "controller-revision-hash": f"web-{compute_hash(owner.spec.template)}"}
-    assert new.metadata.owner_references[0].kind == "StatefulSet"
 
 
 # pods that must not be replaced
@@ -98,18 +84,6 @@ def test_each_pod_is_replaced_once_and_names_are_deterministic():
         names.append([p.metadata.name for p in api.list("Pod")] + [first])
     assert names[0] == names[1]
     assert len(set(names[0])) == 2
-
-
-def test_statefulset_ordinal_pod_keeps_its_ordinal_name():
-    loop = FakeLoop()
-    api = APIServer(loop)
-    owner = api.create(stateful_set("db", {"app": "db"}))
-    ReplicaSetController(api)
-    api.create(pod("db-1", labels={"app": "db"}, owner=owner_ref(owner)))
-    api.delete("Pod", "default", "db-1")
-    loop.run()
-    new = api.get("Pod", "default", "db-1")
-    assert new.metadata.labels["statefulset.kubernetes.io/pod-name"] == "db-1"
 
 
 def test_replacement_is_defaulted_with_the_priority_of_its_class():

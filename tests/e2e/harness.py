@@ -1,4 +1,4 @@
-"""A simulated cluster for scenario tests: API server, kubelet, ReplicaSet controller, scheduler.
+"""A simulated cluster for scenario tests: API server, kubelet, controller manager, scheduler.
 
 Everything is real (informers, queue, cache, plugins, generic scheduler, preemption) and
 runs on one EventLoop; ``events()`` is the full list of API Events, the run's fingerprint.
@@ -14,7 +14,8 @@ from kubesched.api.core import (Container, Node, NodeSpec, NodeStatus, Pod, PodS
 from kubesched.api.meta import LabelSelector, ObjectMeta
 from kubesched.api.policy import PodDisruptionBudget, PodDisruptionBudgetSpec, PodDisruptionBudgetStatus
 from kubesched.api.quantity import Quantity
-from kubesched.cluster import APIServer, Kubelet, ReplicaSetController
+from kubesched.cluster import APIServer, Kubelet
+from kubesched.controller import manager as controller_manager
 from kubesched.scheduler import factory
 from kubesched.scheduler.apis.config.types import KubeSchedulerConfiguration
 from kubesched.util.loop import EventLoop
@@ -69,7 +70,7 @@ class Cluster:
         for obj in objects:
             self.api.create(obj)
         self.kubelet = Kubelet(self.api)
-        self.controller = ReplicaSetController(self.api)
+        self.controllers = controller_manager.start(self.api)
         self.logs: list[tuple[float, int, str]] = []
         self.sched = factory.new(self.api, self.loop, config, seed=seed, out_of_tree_registry=out_of_tree_registry,
                                  observer=observer, log=lambda v, m: self.logs.append((self.loop.now(), v, m)))
