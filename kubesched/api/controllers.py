@@ -154,14 +154,15 @@ class _Existing:
         namespace, prefix = deployment.metadata.namespace or "default", f"{deployment.metadata.name}-"
         for (ns, kind, name), (ref, labels) in sorted(self.refs.items()):
             if (ns, kind) != (namespace, apps.ReplicaSet.KIND) or not name.startswith(prefix) \
-                    or ("ReplicaSet", ns, name) in self.keys or not _selects(deployment.spec.selector, labels):
+                    or ("ReplicaSet", ns, name) in self.keys or not selects(deployment.spec.selector, labels):
                 continue
             pod_hash = labels.get(DEFAULT_POD_TEMPLATE_HASH_LABEL, name[len(prefix):])
             return replica_set_for(deployment, pod_hash, name, ref.uid)
         return None
 
 
-def _selects(selector: Optional[LabelSelector], labels: Mapping[str, str]) -> bool:
+def selects(selector: Optional[LabelSelector], labels: Mapping[str, str]) -> bool:
+    """Does a (valid) label selector match ``labels``? None or an invalid one matches nothing."""
     if selector is None:
         return False
     try:

@@ -17,8 +17,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable, Final, Optional
 
+from kubesched.api.controllers import selects
 from kubesched.api.core import Pod
-from kubesched.api.labels import SelectorError, label_selector_as_selector
 from kubesched.api.meta import LabelSelector, OwnerReference
 from kubesched.cluster import pod_strategy
 from kubesched.cluster.apiserver import APIServer
@@ -81,14 +81,16 @@ def is_controlled_by(obj: Any, owner: Any) -> bool:
         and ref.uid == owner.metadata.uid
 
 
-def selects(selector: Optional[LabelSelector], labels: Any) -> bool:
-    """Does a (valid) label selector match ``labels``? An invalid one matches nothing."""
-    if selector is None:
-        return False
-    try:
-        return label_selector_as_selector(selector).matches(labels)
-    except SelectorError:
-        return False
+def enqueue_pod_owners(api: APIServer, queue: SyncQueue, kind: str, pod: Pod) -> None:
+    """addPod / updatePod / deletePod: queue the pod's ``kind`` controller, or every ``kind`` selecting an orphan."""
+    ref = pod.metadata.controller_ref()
+    if ref is not None:
+        if resolve_controller_ref(api, kind, pod.metadata.namespace, ref) is not None:
+            queue.add((pod.metadata.namespace, ref.name))
+        return
+    for owner in api.list(kind, pod.metadata.namespace):
+        if selects(owner.spec.selector, pod.metadata.labels):
+            queue.add(key_of(owner))
 
 
 def claim_pods(api: APIServer, owner: Any, selector: Optional[LabelSelector],

@@ -107,22 +107,11 @@ class DaemonSetsController:
         if event.kind == "DaemonSet":
             self._queue.add(cu.key_of(event.obj))
         elif event.kind == "Pod":
-            self._on_pod(event.obj)
+            cu.enqueue_pod_owners(self._api, self._queue, DaemonSet.KIND, event.obj)
         elif event.type == ADDED:
             self._on_node(None, event.obj)
         elif event.type == MODIFIED:
             self._on_node(event.old, event.obj)
-
-    def _on_pod(self, pod: Pod) -> None:
-        """addPod / updatePod / deletePod: sync the controlling DaemonSet (or the ones selecting an orphan)."""
-        ref = pod.metadata.controller_ref()
-        if ref is not None:
-            if cu.resolve_controller_ref(self._api, DaemonSet.KIND, pod.metadata.namespace, ref) is not None:
-                self._queue.add((pod.metadata.namespace, ref.name))
-            return
-        for ds in self._api.list("DaemonSet", pod.metadata.namespace):
-            if cu.selects(ds.spec.selector, pod.metadata.labels):
-                self._queue.add(cu.key_of(ds))
 
     def _on_node(self, old: Optional[Node], node: Node) -> None:
         """addNode / updateNode: queue the DaemonSets whose decision for this node changed."""

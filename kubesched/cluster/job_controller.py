@@ -76,15 +76,7 @@ class JobController:
         if event.kind == "Job":
             self._queue.add(cu.key_of(event.obj))
             return
-        pod: Pod = event.obj
-        ref = pod.metadata.controller_ref()
-        if ref is not None:
-            if cu.resolve_controller_ref(self._api, Job.KIND, pod.metadata.namespace, ref) is not None:
-                self._queue.add((pod.metadata.namespace, ref.name))
-            return
-        for job in self._api.list("Job", pod.metadata.namespace):
-            if cu.selects(job.spec.selector, pod.metadata.labels):
-                self._queue.add(cu.key_of(job))
+        cu.enqueue_pod_owners(self._api, self._queue, Job.KIND, event.obj)
 
     # -- sync ----------------------------------------------------------------------------------
     def _sync(self, key: cu.Key) -> None:

@@ -48,15 +48,7 @@ class StatefulSetController:
         if event.kind == "StatefulSet":
             self._queue.add(cu.key_of(event.obj))
             return
-        pod: Pod = event.obj
-        ref = pod.metadata.controller_ref()
-        if ref is not None:
-            if cu.resolve_controller_ref(self._api, StatefulSet.KIND, pod.metadata.namespace, ref) is not None:
-                self._queue.add((pod.metadata.namespace, ref.name))
-            return
-        for sts in self._api.list("StatefulSet", pod.metadata.namespace):
-            if cu.selects(sts.spec.selector, pod.metadata.labels):
-                self._queue.add(cu.key_of(sts))
+        cu.enqueue_pod_owners(self._api, self._queue, StatefulSet.KIND, event.obj)
 
     # -- sync ------------------------------------------------------------------------------------
     def _sync(self, key: cu.Key) -> None:

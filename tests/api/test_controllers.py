@@ -16,6 +16,7 @@ from kubesched.api.controllers import compute_hash, fnv32a, next_pod_for, replic
 from kubesched.api.core import Pod
 from kubesched.api.names import ALPHANUMS
 from tests.api.helpers import dump, load
+from tests.cluster.workload_fakes import exported_pod
 
 SUFFIX = f"[{ALPHANUMS}]{{5}}"
 TEMPLATE = {"metadata": {"labels": {"app": "web"}, "annotations": {"note": "x"}},
@@ -119,19 +120,9 @@ def test_taken_names_are_skipped() -> None:
     assert [p.metadata.name for p in cluster.of_kind(Pod)] == [first, second]
 
 
-def _exported_pod(name: str, owner_kind: str, owner: str, uid: str, labels: dict) -> dict:
-    """A pod as ``kubectl get pods -o yaml`` exports it (bound, Running, with its controller)."""
-    return {"apiVersion": "v1", "kind": "Pod",
-            "metadata": {"name": name, "namespace": "default", "labels": labels,
-                         "ownerReferences": [{"apiVersion": "apps/v1", "kind": owner_kind, "name": owner,
-                                              "uid": uid, "controller": True, "blockOwnerDeletion": True}]},
-            "spec": {"nodeName": "n1", "containers": [{"name": "c", "image": "nginx"}]},
-            "status": {"phase": "Running"}}
-
-
 def test_deployment_whose_replica_set_is_missing_gets_it_back_from_its_pods() -> None:
     labels = {"app": "web", "pod-template-hash": "5d4f8b9c7d"}
-    pods = [_exported_pod(f"web-5d4f8b9c7d-{s}", "ReplicaSet", "web-5d4f8b9c7d", "rs-uid-1", labels)
+    pods = [exported_pod(f"web-5d4f8b9c7d-{s}", "ReplicaSet", "web-5d4f8b9c7d", "rs-uid-1", labels)
             for s in ("abcde", "fghij")]
     cluster = load(dump(workload("Deployment", 3), *pods))
     kinds = [(type(o).__name__, o.metadata.name) for o in cluster.objects]
@@ -149,7 +140,7 @@ def test_deployment_whose_replica_set_is_missing_gets_it_back_from_its_pods() ->
 
 @pytest.mark.parametrize("owner_kind", ["StatefulSet", "DaemonSet", "ReplicaSet"])
 def test_pods_of_other_owners_do_not_stop_a_deployment(owner_kind: str) -> None:
-    pod = _exported_pod("other-0", owner_kind, "other", "u-1", {"app": "web"})
+    pod = exported_pod("other-0", owner_kind, "other", "u-1", {"app": "web"})
     cluster = load(dump(workload("Deployment", 1), pod))
     assert [type(o).__name__ for o in cluster.objects] == ["Deployment", "ReplicaSet", "Pod", "Pod"]
     assert cluster.objects[1].metadata.name == f"web-{compute_hash(cluster.objects[0].spec.template)}"

@@ -17,7 +17,7 @@ from kubesched.api.controllers import compute_hash
 from kubesched.api.core import NodeSelectorRequirement, NodeSelectorTerm, Toleration
 from kubesched.api.names import ALPHANUMS
 from kubesched.cluster.daemonset_controller import node_should_run_daemon_pod
-from tests.cluster.workload_fakes import Cluster, node, objects
+from tests.cluster.workload_fakes import Cluster, exported_pod, node, objects
 
 TEMPLATE = {"metadata": {"labels": {"name": "agent"}},
             "spec": {"containers": [{"name": "agent", "image": "agent:1",
@@ -163,12 +163,7 @@ def test_node_updates_create_and_delete_daemon_pods() -> None:
 def test_pods_already_in_the_dump_are_not_created_again() -> None:
     ds = daemon_set()
     ds["metadata"]["uid"] = "ds-uid"
-    existing = {"apiVersion": "v1", "kind": "Pod",
-                "metadata": {"name": "agent-x7k2p", "namespace": "kube-system", "labels": {"name": "agent"},
-                             "ownerReferences": [{"apiVersion": "apps/v1", "kind": "DaemonSet", "name": "agent",
-                                                  "uid": "ds-uid", "controller": True}]},
-                "spec": {"nodeName": "n1", "containers": [{"name": "agent", "image": "agent:1"}]},
-                "status": {"phase": "Running"}}
+    existing = exported_pod("agent-x7k2p", "DaemonSet", "agent", "ds-uid", {"name": "agent"}, "kube-system")
     cluster = Cluster(node("n1"), node("n2"), ds, existing).run(0.0)
     assert sorted((p.metadata.name == "agent-x7k2p", p.spec.node_name) for p in cluster.pods("kube-system")) == [
         (False, "n2"), (True, "n1")]

@@ -15,7 +15,7 @@ import pytest
 
 from kubesched.api.controllers import compute_hash
 from kubesched.api.core import PersistentVolumeClaimVolumeSource, Volume
-from tests.cluster.workload_fakes import Cluster, node
+from tests.cluster.workload_fakes import Cluster, exported_pod, node
 
 
 def stateful_set(replicas: int = 3, policy: str = "", claims: bool = False, volumes: list | None = None) -> dict:
@@ -117,12 +117,7 @@ def test_scale_down_removes_the_highest_ordinal_first() -> None:
 def test_pods_already_in_the_dump_are_kept() -> None:
     sts = stateful_set(2)
     sts["metadata"]["uid"] = "sts-uid"
-    web0 = {"apiVersion": "v1", "kind": "Pod",
-            "metadata": {"name": "web-0", "namespace": "default", "labels": {"app": "nginx"},
-                         "ownerReferences": [{"apiVersion": "apps/v1", "kind": "StatefulSet", "name": "web",
-                                              "uid": "sts-uid", "controller": True}]},
-            "spec": {"nodeName": "n1", "containers": [{"name": "nginx", "image": "nginx-slim:0.8"}]},
-            "status": {"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}]}}
+    web0 = exported_pod("web-0", "StatefulSet", "web", "sts-uid", {"app": "nginx"}, ready=True)
     cluster = Cluster(node("n1"), sts, web0).run(5.0)
     assert [p.metadata.name for p in cluster.pods()] == ["web-0", "web-1"]
     assert [e[5] for e in cluster.events("StatefulSet")] == ["create Pod web-1 in StatefulSet web successful"]

@@ -30,6 +30,19 @@ def node(name: str, labels: Optional[dict] = None, taints: Optional[list] = None
             "status": {"capacity": {"cpu": "4", "memory": "8Gi", "pods": "110"}}}
 
 
+def exported_pod(name: str, owner_kind: str, owner: str, uid: str, labels: dict, namespace: str = "default",
+                 ready: bool = False) -> dict:
+    """A pod as ``kubectl get pods -o yaml`` exports it: bound to n1, Running, with its controller."""
+    status: dict = {"phase": "Running"}
+    if ready:
+        status["conditions"] = [{"type": "Ready", "status": "True"}]
+    return {"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": name, "namespace": namespace, "labels": labels,
+                         "ownerReferences": [{"apiVersion": "apps/v1", "kind": owner_kind, "name": owner,
+                                              "uid": uid, "controller": True, "blockOwnerDeletion": True}]},
+            "spec": {"nodeName": "n1", "containers": [{"name": "c", "image": "nginx"}]}, "status": status}
+
+
 class Cluster:
     """Everything below the scheduler, on one EventLoop."""
 
