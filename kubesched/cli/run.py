@@ -12,7 +12,8 @@ JSON (``--format json``) is exactly::
      "end_time", "trace_digest"}
 
 Times are simulated seconds. ``pods`` are sorted by namespace/name; ``phase`` is ``Pending``,
-``Bound`` or ``Deleted`` (a pod the kubelet runs is ``Bound``); ``node``/``nominatedNode``/
+``Bound``, ``Succeeded`` (a Job's pod that ran to completion) or ``Deleted`` (a pod the kubelet
+runs is ``Bound``); ``node``/``nominatedNode``/
 ``boundAt`` are null when unset. ``cycles`` come from the trace (``kubesched.explain.cycles``).
 ``events`` are the stored core/v1 Events of the final state, in the state's order; ``time``
 is the Event's lastTimestamp. With ``--no-trace`` the engine runs without a recorder:
@@ -39,7 +40,7 @@ __all__ = ["add_simulation_arguments", "cycles_json", "events_json", "load_simul
            "pods_json", "report", "run_run"]
 
 DEFAULT_VERBOSITY = 2          # the -v kube-scheduler deployments commonly run with
-_PHASES = {"Running": "Bound"}  # JSON phases are Pending | Bound | Deleted
+_PHASES = {"Running": "Bound"}  # JSON phases are Pending | Bound | Succeeded | Deleted
 
 
 # -- arguments shared with ``explain`` -----------------------------------------------------------------

@@ -1,10 +1,11 @@
 """The in-memory API server the simulated scheduler talks to.
 
 Upstream: kube-apiserver + etcd (pkg/registry, staging/src/k8s.io/apiserver), with
-a minimal kubelet and ReplicaSet controller. Public surface:
-``APIServer(loop)`` (create, get, list, update, update_status, delete, bind, watch,
-snapshot, list_all, record_event, events_for), ``WatchEvent``, the ``APIError``
-family, ``Kubelet(api)`` and ``ReplicaSetController(api)``.
+a minimal kubelet and the workload controllers (ReplicaSet, StatefulSet, DaemonSet, Job
+in their own modules; kubesched.controller.manager starts them with the PV controller).
+Public surface: ``APIServer(loop)`` (create, get, list, update, update_status, delete,
+bind, watch, snapshot, list_all, record_event, events_for), ``WatchEvent``, the
+``APIError`` family, ``Kubelet(api)`` and ``ReplicaSetController(api)``.
 """
 
 from __future__ import annotations

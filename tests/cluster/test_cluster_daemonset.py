@@ -181,8 +181,8 @@ def test_an_empty_selector_selects_all_and_creates_nothing() -> None:
                                             "required.", "daemonset-controller")]
 
 
-def test_names_are_deterministic() -> None:
-    def names() -> list[str]:
-        cluster = Cluster(node("n1"), node("n2"), node("n3"), daemon_set()).run(0.0)
-        return [p.metadata.name for p in cluster.pods("kube-system")]
-    assert names() == names() and len(set(names())) == 3
+def test_names_are_generated_from_a_stable_seed() -> None:
+    # generateName "agent-" + 5 characters drawn from (daemonset, node, count): the same on every run
+    cluster = Cluster(node("n1"), node("n2"), node("n3"), daemon_set()).run(0.0)
+    assert [(p.spec.node_name, p.metadata.name) for p in cluster.pods("kube-system")] == [
+        ("n1", "agent-fxwck"), ("n2", "agent-nhhn6"), ("n3", "agent-xbtwb")]

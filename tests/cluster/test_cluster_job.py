@@ -58,6 +58,12 @@ def test_parallelism_pods_at_a_time_until_completions(completions, parallelism, 
     assert cluster.events("Job")[-1] == (done, 1, "pi", "Normal", "Completed", "Job completed", "job-controller")
 
 
+def test_pod_names_come_from_generate_name_with_a_stable_seed() -> None:
+    cluster = Cluster(node("n1"), job(3, 2)).run(30.0)
+    assert [(p.metadata.creation_timestamp, p.metadata.name) for p in cluster.pods()] == [
+        (0.0, "pi-dsttb"), (0.0, "pi-nhzc6"), (WAVE, "pi-ncj4k")]
+
+
 def test_pods_carry_the_generated_selector_labels() -> None:
     cluster = Cluster(node("n1"), job(2, 2)).run(0.0)
     j = cluster.api.get("Job", "default", "pi")
