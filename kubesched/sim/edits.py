@@ -7,7 +7,8 @@ cordon / uncordon`` (or killing the leading kube-scheduler's process) does to th
 ``apply_edit(edit, api, kill_leader)`` performs one edit on the API server and raises the
 API server's error (``kubesched.cluster.errors.APIError``) when it is refused. A created
 object is defaulted as the API server's create path does (pods get their priority from
-their PriorityClass); a created workload also creates its pods, as the loader does.
+their PriorityClass); a created ReplicaSet, RC or Deployment also creates its pods, as the
+loader does (StatefulSets, DaemonSets and Jobs get theirs from their controllers on the loop).
 ``Update`` replaces the whole object: its spec and metadata, then its status when that
 differs (``kubectl replace`` plus a status write).
 
