@@ -87,7 +87,9 @@ def load_inputs(source: str | pathlib.Path, *, config: Any = None, policy: Any =
 def _config(loaded: LoadedCluster, config: Any, policy: Any, documents: list[Any], filename: str,
             base_dir: pathlib.Path | None) -> tuple[KubeSchedulerConfiguration, dict | None, dict | None]:
     """The configuration, and the given documents to_scenario_yaml writes (not in the text)."""
+    by_line = {d.line: d for d in documents}  # the same documents, read with their lines
     in_file = {kind: _only(loaded, kind) for kind in (CONFIG_KIND, POLICY_KIND)}
+    in_file = {kind: raw and Located(by_line.get(raw.line, raw), raw.file, raw.line) for kind, raw in in_file.items()}
     config_at, config_document = _given(config, CONFIG_KIND, in_file[CONFIG_KIND])
     policy_at, policy_document = _given(policy, POLICY_KIND, in_file[POLICY_KIND])
     if config is not None and _is_path(config):
@@ -108,10 +110,10 @@ def _only(loaded: LoadedCluster, kind: str) -> Any:
     return docs[0] if docs else None
 
 
-def _given(given: Any, kind: str, in_file: Any) -> tuple[Located | None, dict | None]:
+def _given(given: Any, kind: str, in_file: Located | None) -> tuple[Located | None, dict | None]:
     """Where a configuration / Policy comes from, and its document when given from outside."""
     if given is None:
-        return (Located(in_file, in_file.file, in_file.line) if in_file is not None else None), None
+        return in_file, None
     if isinstance(given, KubeSchedulerConfiguration):
         return Located(given, "<config>"), None
     if isinstance(given, dict):

@@ -39,7 +39,7 @@ from kubesched.cmd.app.options import Options, new_options
 from kubesched.scheduler import factory
 from kubesched.scheduler.apis.config.scheme import ConfigError
 from kubesched.scheduler.framework.v1alpha1.registry import Registry, RegistryError
-from kubesched.scheduler.profile.frameworks import resolve_profiles
+from kubesched.scheduler.profile.frameworks import effective_extenders, resolve_profiles
 
 MAIN_GO: Final = "cmd/kube-scheduler/scheduler.go"
 SERVER_GO: Final = "cmd/kube-scheduler/app/server.go"
@@ -205,8 +205,8 @@ def run(cc: CompletedConfig, env: ProcessEnv, *out_of_tree_registry_options: Reg
     env.sched = sched
     env.on_scheduler(sched)
     env.step(step="scheduler.New", message=_new_message(cfg, out_of_tree),
-             details=_profile_details(cfg) + (("out-of-tree plugins", ",".join(sorted(out_of_tree))),
-                                              ("extenders", len(cfg.extenders))),
+             details=(("algorithmSource", _algorithm_source(cfg)),) + _profile_details(cfg)
+             + (("out-of-tree plugins", ",".join(sorted(out_of_tree))), ("extenders", len(effective_extenders(cfg)))),
              file=SCHEDULER_GO, func="New")
     env.step(step="EventBroadcaster.StartRecordingToSink",
              message="events.k8s.io/v1beta1 is not served: a core/v1 recorder per profile "
@@ -229,6 +229,16 @@ def _new_message(cfg: Any, out_of_tree: Mapping[str, Any]) -> str:
             + (f" + {len(out_of_tree)} out-of-tree plugin(s)" if out_of_tree else "")
             + "; one framework per profile; cache (assumed-pod TTL 30s), volume binder, scheduling queue, "
               "event handlers")
+
+
+def _algorithm_source(cfg: Any) -> str:
+    """``provider DefaultProvider``, ``policy file policy.json`` or ``policy configMap kube-system/x``."""
+    source = cfg.algorithm_source
+    if source.provider is not None or source.policy is None:
+        return f"provider {source.provider}"
+    if source.policy.config_map is not None:
+        return f"policy configMap {source.policy.config_map.namespace}/{source.policy.config_map.name}"
+    return f"policy file {source.policy.file.path if source.policy.file else ''}"
 
 
 def _profile_details(cfg: Any) -> tuple[tuple[str, Any], ...]:

@@ -6,8 +6,8 @@ pkg/scheduler/apis/config/scheme/scheme.go (the strict codec: v1alpha1, v1alpha2
 Policy), pkg/scheduler/scheduler.go (initPolicyFromFile, initPolicyFromConfigMap) and
 options.Validate (ValidateKubeSchedulerConfiguration; ValidatePolicy).
 
-``load_config`` takes YAML text, a file ``Path``, an already parsed document (``dict``) or
-one of the cluster loader's ``RawDocument``, and returns the internal
+``load_config`` takes YAML text, a file ``Path``, an already parsed document (``dict``), a
+read ``yaml_source.Document`` or one of the cluster loader's ``RawDocument``, and returns the internal
 ``KubeSchedulerConfiguration`` or raises one ``ConfigError`` naming every problem as
 ``file:line: path: message``. Decoding problems stop before defaulting, as upstream's decoder
 error does; validation problems are all reported together. A ``kubescheduler.config.k8s.io``
@@ -244,6 +244,8 @@ def _document(source: Any, filename: str | None, kind: str) -> tuple[str, Docume
     if isinstance(source, str):
         name = filename or DEFAULT_FILENAME
         return name, _from_text(source, name, kind)
+    if isinstance(source, Document):  # a document read with its lines (a cluster file's)
+        return filename or DEFAULT_FILENAME, source
     if isinstance(source, Mapping):
         return filename or DEFAULT_FILENAME, Document(0, 0, dict(source))
     if hasattr(source, "data") and hasattr(source, "file"):  # kubesched.api.load.RawDocument
