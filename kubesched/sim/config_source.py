@@ -41,13 +41,16 @@ from kubesched.scheduler.apis.config.scheme import (
     policy_file_config,
 )
 from kubesched.scheduler.apis.config.types import SCHEDULER_POLICY_CONFIG_MAP_KEY, KubeSchedulerConfiguration
+from kubesched.scheduler.framework.plugins import legacy_registry as lr
 from kubesched.scheduler.profile.frameworks import (
     AlgorithmProviderError,
     AlgorithmSourceError,
     PolicyTranslation,
+    effective_extenders,
     policy_translation,
     resolve_profiles,
 )
+from kubesched.scheduler.profile.from_policy import TranslationRow, listed
 
 CONFIG_KIND: Final = "KubeSchedulerConfiguration"
 POLICY_KIND: Final = "Policy"
@@ -156,3 +159,41 @@ def _check_new(cfg: KubeSchedulerConfiguration, config: Located | None, policy: 
     except AlgorithmSourceError as err:
         where = policy or config or Located(None, "<config>")
         raise ConfigError([ConfigProblem(where.file, where.line, "", f"couldn't create scheduler from policy: {err}")])
+
+
+# -- the dashboard's bridge from predicates/priorities to plugins ---------------------------------------
+def extenders(config: KubeSchedulerConfiguration) -> tuple[Any, ...]:
+    """The extenders the scheduler builds (a Policy's own when a Policy is the source)."""
+    return effective_extenders(config)
+
+
+def legacy_names(config: KubeSchedulerConfiguration) -> tuple[TranslationRow, ...]:
+    """Every predicate and priority name v1.18 accepts in a Policy (feature gates of ``config``),
+    and the plugins each becomes; custom-argument entries are named by their argument."""
+    with features.override(config.feature_gates):
+        registry = lr.new_legacy_registry()
+    rows = []
+    predicates = [k for k in lr.predicate_ordering() if k in registry.predicate_to_config_producer]
+    for key in predicates:
+        names = {lr.POD_FITS_HOST_PORTS_PRED: (key, lr.POD_FITS_PORTS),
+                 lr.CHECK_SERVICE_AFFINITY_PRED: (key, "argument.serviceAffinity"),
+                 lr.CHECK_NODE_LABEL_PRESENCE_PRED: (key, "argument.labelsPresence")}.get(key, (key,))
+        args = lr.ConfigProducerArgs()
+        rows.append(TranslationRow("predicate", key, names, "reference", _plugins(registry.predicate_to_config_producer
+                                                                                  [key], args)))
+    custom = {lr.SERVICE_AFFINITY: ("argument.serviceAntiAffinity",),
+              lr.NODE_LABEL: ("argument.labelPreference",),
+              lr.REQUESTED_TO_CAPACITY_RATIO: (lr.REQUESTED_TO_CAPACITY_RATIO_PRIORITY + " + argument."
+                                               "requestedToCapacityRatioArguments",),
+              lr.SELECTOR_SPREAD_PRIORITY: (lr.SELECTOR_SPREAD_PRIORITY, lr.SERVICE_SPREADING_PRIORITY)}
+    one_label = lr.ConfigProducerArgs(weight=1, node_label_args={"presentLabelsPreference": ["l"]},
+                                      service_affinity_args={"antiAffinityLabelsPreference": ["l"]})
+    for key in sorted(registry.priority_to_config_producer):
+        rows.append(TranslationRow("priority", key, custom.get(key, (key,)), "reference",
+                                   _plugins(registry.priority_to_config_producer[key], one_label), 1))
+    rows.append(TranslationRow("priority", lr.EQUAL_PRIORITY, (lr.EQUAL_PRIORITY,), "skipped", ()))
+    return tuple(rows)
+
+
+def _plugins(producer: lr.Producer, args: lr.ConfigProducerArgs) -> tuple[tuple[str, str, int], ...]:
+    return listed(producer.produce(args)[0])

@@ -143,7 +143,7 @@ def _predicate_configs(keys: dict[str, list[str]], registry: lr.LegacyRegistry, 
         plugins = plugins.append(produced)
         configs += produced_configs
         origin = "policy" if keys.get(key) else ("default" if key in keys else "mandatory")
-        rows.append(TranslationRow("predicate", key, tuple(keys.get(key, ())), origin, _listed(produced)))
+        rows.append(TranslationRow("predicate", key, tuple(keys.get(key, ())), origin, listed(produced)))
     return plugins, configs
 
 
@@ -159,7 +159,7 @@ def _priority_configs(weights: dict[str, int], names: dict[str, list[str]], regi
         plugins = plugins.append(produced)
         configs += produced_configs
         rows.append(TranslationRow("priority", key, tuple(names.get(key, ())), "policy" if names else "default",
-                                   _listed(produced), weights[key]))
+                                   listed(produced), weights[key]))
     return plugins, configs
 
 
@@ -175,6 +175,7 @@ def merge_plugin_configs(first: Sequence[PluginConfig], second: Sequence[PluginC
     return tuple(merged[name] for name in sorted(merged))
 
 
-def _listed(plugins: Plugins) -> tuple[tuple[str, str, int], ...]:
+def listed(plugins: Plugins) -> tuple[tuple[str, str, int], ...]:
+    """(extension point, plugin, weight) of the points a Policy fills, in run order."""
     return tuple((point, p.name, p.weight) for point in ("pre_filter", "filter", "pre_score", "score")
                  for p in (getattr(plugins, point) or PluginSet()).enabled)
