@@ -110,7 +110,9 @@ with st.expander(t("config.profiles", lang) + " — " + t("config.col.plugin", l
 
 st.subheader(t("config.translation", lang))
 st.caption(t("config.translation.caption." + ("policy" if uses_policy else "reference"), lang))
-st.dataframe(fig.translation_rows(config, lang), hide_index=True, key="config_translation", width="stretch")
+st.dataframe(fig.translation_rows(config, lang), hide_index=True, key="config_translation", width="stretch",
+             column_config={t("config.col.kind", lang): st.column_config.TextColumn(width="small"),
+                            t("config.col.plugins", lang): st.column_config.TextColumn(width="large")})
 
 st.subheader(t("config.editor", lang))
 st.caption(t("config.editor.caption", lang))
