@@ -209,13 +209,11 @@ class LegacyRegistry:
         if arg is None or (arg.service_affinity is None and arg.labels_presence is None):
             raise LegacyPolicyError(f'Invalid configuration: Predicate type not found for "{policy.name}"')
         if arg.service_affinity is not None:
-            sa = args.service_affinity_args = args.service_affinity_args or {}
-            _extend(sa, "affinityLabels", arg.service_affinity.labels)
+            _extend(args, "service_affinity_args", "affinityLabels", arg.service_affinity.labels)
             name = CHECK_SERVICE_AFFINITY_PRED
         if arg.labels_presence is not None:
-            nl = args.node_label_args = args.node_label_args or {}
             key = "presentLabels" if arg.labels_presence.presence else "absentLabels"
-            _extend(nl, key, arg.labels_presence.labels)
+            _extend(args, "node_label_args", key, arg.labels_presence.labels)
             name = CHECK_NODE_LABEL_PRESENCE_PRED
         return name
 
@@ -231,13 +229,11 @@ class LegacyRegistry:
             raise LegacyPolicyError(f'Invalid configuration: Priority type not found for "{name}"')
         if arg.service_anti_affinity is not None:
             name = SERVICE_AFFINITY
-            sa = args.service_affinity_args = args.service_affinity_args or {}
-            _extend(sa, "antiAffinityLabelsPreference", (arg.service_anti_affinity.label,))
+            _extend(args, "service_affinity_args", "antiAffinityLabelsPreference", (arg.service_anti_affinity.label,))
         if arg.label_preference is not None:
             name = NODE_LABEL
-            nl = args.node_label_args = args.node_label_args or {}
             key = "presentLabelsPreference" if arg.label_preference.presence else "absentLabelsPreference"
-            _extend(nl, key, (arg.label_preference.label,))
+            _extend(args, "node_label_args", key, (arg.label_preference.label,))
         if arg.requested_to_capacity_ratio_arguments is not None:
             args.requested_to_capacity_ratio_args = rtcr_args(arg.requested_to_capacity_ratio_arguments)
             name = REQUESTED_TO_CAPACITY_RATIO
@@ -282,13 +278,14 @@ def rtcr_args(arguments: lt.RequestedToCapacityRatioArguments) -> dict[str, Any]
     return out
 
 
-def _extend(args: dict[str, list[str]], key: str, values: tuple[str, ...]) -> None:
-    """Append to one list field, keeping the struct's field order (``omitempty`` for the others)."""
+def _extend(args: ConfigProducerArgs, struct: str, key: str, values: tuple[str, ...]) -> None:
+    """Append to one list field of an args struct (created when nil), keeping the struct's field
+    order and ``omitempty`` for the others."""
     order = ("presentLabels", "absentLabels", "presentLabelsPreference", "absentLabelsPreference",
              "affinityLabels", "antiAffinityLabelsPreference")
-    merged = {**args, key: args.get(key, []) + list(values)}
-    args.clear()
-    args.update({k: merged[k] for k in order if merged.get(k)})
+    current = getattr(args, struct) or {}
+    merged = {**current, key: current.get(key, []) + list(values)}
+    setattr(args, struct, {k: merged[k] for k in order if merged.get(k)})
 
 
 def int32(value: int) -> int:
