@@ -171,7 +171,8 @@ def run_command(env: ProcessEnv, opts: Options, *registry_options: RegistryOptio
     cfg = c.component_config
     source = "defaults (no --config)" if opts.config_file is None else "the --config file, decoded, defaulted, validated"
     le = cfg.leader_election
-    env.step(step="Options.Config", message=f"component config from {source}; clients; event broadcaster; "
+    env.step(step="Options.Config", message=f"component config from {source} (algorithm source: "
+             f"{_algorithm_source(cfg)}); clients; event broadcaster; "
              + (f"leader election identity {c.identity}" if c.leader_election else "leader election disabled")
              + "; informer factory (resync 0)",
              details=(("profiles", ",".join(p.scheduler_name for p in cfg.profiles)),
