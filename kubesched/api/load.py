@@ -7,7 +7,8 @@ controllers (kubesched.api.controllers) for a whole cluster at once.
 
 Every finding is a :class:`LoadProblem` naming file, document, line, object and
 field path; the loader raises nothing but :class:`LoadError`. Documents of kind
-``KubeSchedulerConfiguration`` are kept raw in ``config_documents``.
+``KubeSchedulerConfiguration`` and the scheduler's ``Policy`` (``apiVersion: v1``) are kept
+raw in ``config_documents``.
 
 Document indexes are 0-based positions in the YAML stream (empty documents
 count, and are skipped).
@@ -28,6 +29,8 @@ from kubesched.api.yaml_source import MAX_SOURCE_BYTES, Document, read_documents
 
 CONFIG_KIND = "KubeSchedulerConfiguration"
 CONFIG_API_VERSION = "kubescheduler.config.k8s.io/v1alpha2"
+POLICY_KIND = "Policy"  # the scheduler's legacy Policy (other groups have a Policy kind too)
+POLICY_API_VERSIONS = ("v1", "kubescheduler.config.k8s.io/v1")
 LIST_KIND = "List"
 DEFAULT_FILENAME = "<string>"
 
@@ -86,7 +89,7 @@ class Origin:
 
 @dataclass(frozen=True, slots=True)
 class RawDocument:
-    """A document kept as plain data (KubeSchedulerConfiguration)."""
+    """A document kept as plain data (KubeSchedulerConfiguration, Policy)."""
 
     file: str
     document: int
@@ -170,7 +173,7 @@ class _Entry:
 def _split(source: int, file: str, doc: Document) -> tuple[list[_Entry], list[RawDocument]]:
     """A document's entries: itself, or the items of a ``List``; config kept raw."""
     data = doc.data
-    if isinstance(data, dict) and data.get("kind") == CONFIG_KIND:
+    if is_scheduler_config(data):
         return [], [RawDocument(file, doc.index, doc.line, data)]
     if isinstance(data, dict) and data.get("kind") == LIST_KIND and "items" in data:
         items = data["items"]
@@ -181,6 +184,12 @@ def _split(source: int, file: str, doc: Document) -> tuple[list[_Entry], list[Ra
         entries = [_Entry(source, file, doc, f"items[{i}]", item) for i, item in enumerate(items)]
         return entries, []
     return [_Entry(source, file, doc, "", data)], []
+
+
+def is_scheduler_config(data: Any) -> bool:
+    """A KubeSchedulerConfiguration or a scheduler Policy: kept raw, for the scheduler to read."""
+    return isinstance(data, dict) and (data.get("kind") == CONFIG_KIND or (
+        data.get("kind") == POLICY_KIND and data.get("apiVersion") in POLICY_API_VERSIONS))
 
 
 def _decode(entry: _Entry) -> None:

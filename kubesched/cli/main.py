@@ -16,12 +16,12 @@ from collections.abc import Sequence
 from typing import Final
 
 from kubesched.bench import cli as bench_cli
-from kubesched.cli import explain, run, validate
+from kubesched.cli import explain, importer, run, validate
 from kubesched.cli.commands import Command
 
 _BENCH = Command("bench", bench_cli.HELP, bench_cli.configure, bench_cli.run_bench)
 COMMANDS: Final[dict[str, Command]] = {
-    cmd.name: cmd for cmd in (validate.COMMAND, run.COMMAND, explain.COMMAND, _BENCH)}
+    cmd.name: cmd for cmd in (validate.COMMAND, run.COMMAND, explain.COMMAND, importer.COMMAND, _BENCH)}
 run_validate = validate.run_validate
 
 

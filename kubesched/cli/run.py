@@ -47,7 +47,9 @@ _PHASES = {"Running": "Bound"}  # JSON phases are Pending | Bound | Succeeded | 
 def add_simulation_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="cluster YAML (may hold a KubeSchedulerConfiguration "
                                                       "and a kubesched/v1alpha1 Scenario document)")
-    parser.add_argument("--config", metavar="FILE", help="KubeSchedulerConfiguration file (v1alpha2)")
+    parser.add_argument("--config", metavar="FILE", help="KubeSchedulerConfiguration file (v1alpha1 or v1alpha2)")
+    parser.add_argument("--policy-config-file", metavar="FILE", dest="policy_config_file",
+                        help="legacy scheduler Policy (kind: Policy, apiVersion: v1), as kube-scheduler's flag")
     parser.add_argument("--seed", type=int, default=None, help="seed of selectHost's tie-breaking "
                                                                 "(default: the Scenario's, else 0)")
 
@@ -80,13 +82,16 @@ def problem_lines(err: BaseException) -> list[str]:
 def load_simulation(args: argparse.Namespace, *, trace: bool, err: TextIO) -> Any | None:
     """``Simulation.from_yaml`` for the parsed arguments; None (problems printed) on input errors."""
     from kubesched.sim.simulation import Simulation
-    for path in (args.file, args.config):
+    policy_file = getattr(args, "policy_config_file", None)
+    for path in (args.file, args.config, policy_file):
         if path is not None and not pathlib.Path(path).is_file():
             print(f"{path}: no such file", file=err)
             return None
     config = pathlib.Path(args.config) if args.config else None
+    policy = pathlib.Path(policy_file) if policy_file else None
     try:
-        return Simulation.from_yaml(pathlib.Path(args.file), config=config, seed=args.seed, trace=trace)
+        return Simulation.from_yaml(pathlib.Path(args.file), config=config, policy=policy, seed=args.seed,
+                                    trace=trace)
     except _input_errors() as error:
         for line in problem_lines(error):
             print(line, file=err)

@@ -20,8 +20,8 @@ Deviations:
   400 ms … up to 1 minute, as upstream's sleeps.
 - The volume binder writes PVs/PVCs through the API server and also into the informer
   listers at once (upstream's BindPodVolumes polls until the informers catch up).
-- The policy algorithm source (``createFromConfig``) is not supported: v1alpha2 configs
-  always use a provider.
+- A Policy algorithm source must have been read when the configuration was loaded
+  (``SchedulerPolicySource.policy``); ``scheduler.New`` reads no file or ConfigMap.
 - No metrics registration, cache debugger (SIGUSR2) or leader election here.
 - ``config.feature_gates`` (not upstream: gates are a command-line flag) are applied while
   ``new`` builds the scheduler; plugins that read gates while scheduling see the
@@ -48,7 +48,8 @@ from kubesched.api.meta import ObjectMeta
 from kubesched.cluster.errors import APIError, NotFound
 from kubesched.controller.volume.scheduling.scheduler_binder import VolumeBinder
 from kubesched.scheduler import events
-from kubesched.scheduler.apis.config.types import KubeSchedulerConfiguration
+from kubesched.scheduler.apis.config.legacy_types import Policy
+from kubesched.scheduler.apis.config.types import SCHEDULER_DEFAULT_PROVIDER_NAME, KubeSchedulerConfiguration
 from kubesched.scheduler.core.extender import new_http_extenders
 from kubesched.scheduler.core.generic_scheduler import new_generic_scheduler
 from kubesched.scheduler.eventhandlers import add_all_event_handlers
@@ -58,7 +59,7 @@ from kubesched.scheduler.internal.cache.cache import SchedulerCache
 from kubesched.scheduler.internal.cache.snapshot import Snapshot
 from kubesched.scheduler.internal.queue.pod_info import PodInfo
 from kubesched.scheduler.internal.queue.scheduling_queue import PriorityQueue, QueueError
-from kubesched.scheduler.profile.frameworks import resolve_profiles
+from kubesched.scheduler.profile.frameworks import policy_translation, resolve_profiles
 from kubesched.scheduler.profile.profile import new_map
 from kubesched.scheduler.scheduler import (
     ERROR, EVENTHANDLERS_GO, INFO, WARNING, Log, LogSite, Scheduler, as_log, is_fit_error, is_no_nodes_available,
@@ -71,6 +72,8 @@ MAXIMAL_GET_BACKOFF: Final = 60.0  # maximalGetBackoff
 FACTORY_GO: Final = "pkg/scheduler/factory.go"
 _ERROR_FUNC: Final[LogSite] = (FACTORY_GO, "MakeDefaultErrorFunc")
 _CREATE_FROM_PROVIDER: Final[LogSite] = (FACTORY_GO, "Configurator.createFromProvider")
+_CREATE_FROM_CONFIG: Final[LogSite] = (FACTORY_GO, "Configurator.createFromConfig")
+_NEW_LEGACY_REGISTRY: Final[LogSite] = ("pkg/scheduler/framework/plugins/legacy_registry.go", "NewLegacyRegistry")
 _EVENT_HANDLERS: Final[LogSite] = (EVENTHANDLERS_GO, "addAllEventHandlers")
 _SKIP_POD_UPDATE: Final[LogSite] = (EVENTHANDLERS_GO, "Scheduler.skipPodUpdate")
 
@@ -229,6 +232,21 @@ class Configurator:
         self.profiles = list(resolve_profiles(self.config))
         return self.create()
 
+    def create_from_config(self, policy: Policy) -> Scheduler:
+        """``createFromConfig``: the Policy's predicates and priorities as every profile's plugins
+        (``profile.from_policy``), its extenders and ``alwaysCheckAllPredicates``."""
+        if features.enabled("EvenPodsSpread"):
+            self.log(0, "Registering EvenPodsSpread predicate and priority function", site=_NEW_LEGACY_REGISTRY)
+        if features.enabled("ResourceLimitsPriorityFunction"):
+            self.log(0, "Registering resourcelimits priority function", site=_NEW_LEGACY_REGISTRY)
+        self.profiles = list(resolve_profiles(self.config))
+        translation = policy_translation(self.config)
+        for line in _policy_log_lines(policy, translation):
+            self.log(2, line, site=_CREATE_FROM_CONFIG)
+        self.extenders = list(policy.extenders)
+        self.always_check_all_predicates = policy.always_check_all_predicates
+        return self.create()
+
     def create(self) -> Scheduler:
         """``create``: extenders, profiles, queue, generic scheduler, error func."""
         extenders = new_http_extenders(self.extenders, self.extender_policy) if self.extenders else []
@@ -254,6 +272,26 @@ class Configurator:
                          volume_binder=self.volume_binder, client=self.client, loop=self.loop,
                          disable_preemption=self.disable_preemption, informer_factory=self.informer_factory,
                          log=self.log, observer=self.observer)
+
+
+def _policy_log_lines(policy: Policy, translation: Any) -> list[str]:
+    """createFromConfig's V(2) lines: what was registered, then the predicate and priority keys
+    as Go prints a ``sets.String`` and a ``map[string]int64`` (sorted keys)."""
+    lines = []
+    if policy.predicates is None:
+        lines.append(f"Using predicates from algorithm provider '{SCHEDULER_DEFAULT_PROVIDER_NAME}'")
+    else:
+        lines += [f"Registering predicate: {p.name}" for p in policy.predicates]
+    if policy.priorities is None:
+        lines.append("Using default priorities")
+    else:
+        lines += [f"Skip registering priority: {p.name}" if p.name == "EqualPriority" else f"Registering priority: {p.name}"
+                  for p in policy.priorities]
+    predicates = sorted(r.key for r in translation.rows if r.kind == "predicate" and r.origin != "mandatory")
+    priorities = sorted((r.key, r.weight) for r in translation.rows if r.kind == "priority" and r.weight is not None)
+    lines.append("Creating scheduler with fit predicates 'map[" + " ".join(f"{k}:{{}}" for k in predicates)
+                 + "]' and priority functions 'map[" + " ".join(f"{k}:{w}" for k, w in priorities) + "]'")
+    return lines
 
 
 def _queue_move_hook(observer: Any) -> Optional[Callable[[Any, str, str, str], None]]:
@@ -303,13 +341,19 @@ def _new(api: Any, loop: Any, config: KubeSchedulerConfiguration, seed: int,
         informer_factory=informers, volume_binder=volume_binder, scheduler_cache=scheduler_cache, config=config,
         registry=registry, node_info_snapshot=Snapshot(), seed=seed, log=log, observer=observer,
         extender_policy=extender_policy)
-    provider = config.algorithm_source.provider
-    if provider is None:
-        raise SchedulerCreateError(f"unsupported algorithm source: {config.algorithm_source}")
-    try:
-        sched = configurator.create_from_provider(provider)
-    except ValueError as err:
-        raise SchedulerCreateError(f'couldn\'t create scheduler using provider "{provider}": {err}') from err
+    source = config.algorithm_source
+    if source.provider is not None:
+        try:
+            sched = configurator.create_from_provider(source.provider)
+        except ValueError as err:
+            raise SchedulerCreateError(f'couldn\'t create scheduler using provider "{source.provider}": {err}') from err
+    elif source.policy is not None and source.policy.policy is not None:
+        try:
+            sched = configurator.create_from_config(source.policy.policy)
+        except ValueError as err:
+            raise SchedulerCreateError(f"couldn't create scheduler from policy: {err}") from err
+    else:
+        raise SchedulerCreateError(f"unsupported algorithm source: {source}")
     sched.event_handlers = add_all_event_handlers(sched, informers, log=_event_handlers_log(log))
     return sched
 

@@ -90,10 +90,11 @@ class Simulation:
     # -- construction ---------------------------------------------------------------------------------
     @classmethod
     def from_yaml(cls, source: str | pathlib.Path, *, config: str | pathlib.Path | dict | None = None,
-                  seed: int | None = None, trace: bool = True, horizon: float = 300.0,
-                  max_events: int = 200_000) -> Simulation:
-        """Load a cluster (YAML text or a path; may hold a KubeSchedulerConfiguration and a Scenario)."""
-        return cls(load_inputs(source, config=config, seed=seed), trace=trace, horizon=horizon,
+                  policy: str | pathlib.Path | None = None, seed: int | None = None, trace: bool = True,
+                  horizon: float = 300.0, max_events: int = 200_000) -> Simulation:
+        """Load a cluster (YAML text or a path; may hold a KubeSchedulerConfiguration, a Policy and a
+        Scenario); ``config`` / ``policy`` are ``--config`` / ``--policy-config-file``."""
+        return cls(load_inputs(source, config=config, policy=policy, seed=seed), trace=trace, horizon=horizon,
                    max_events=max_events)
 
     def _positional(self, edits: list[AppliedEdit]) -> list[AppliedEdit]:
@@ -317,6 +318,8 @@ class Simulation:
         parts = [_tidy(inputs.cluster_text)]
         if inputs.config_document is not None:
             parts.append(dump(inputs.config_document))
+        if inputs.policy_document is not None:
+            parts.append(dump(inputs.policy_document))
         elif inputs.config_given and not inputs.loaded_config_in_text:
             parts.append(f"# {CONFIG_KIND} given as an object: not written (the reloaded run uses the defaults)")
         parts.append(dump(scenario_document(scenario)))

@@ -64,7 +64,7 @@ def test_no_command_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_commands_registry() -> None:
-    assert list(COMMANDS) == ["validate", "run", "explain", "bench"]
+    assert list(COMMANDS) == ["validate", "run", "explain", "import", "bench"]
 
 
 @pytest.mark.parametrize("flags, code, duplicates", [

@@ -44,21 +44,49 @@ CASES = [
     ("duration-bad-unit", doc(leaderElection={"retryPeriod": "2d"}),
      ['leaderElection.retryPeriod: time: unknown unit "d" in duration "2d"']),
     ("http-timeout-string", doc(extenders=[{"urlPrefix": "u", "httpTimeout": "30s"}]),
-     [("extenders[0].httpTimeout: must be an integer number of nanoseconds (v1alpha2 decodes httpTimeout as a "
+     [("extenders[0].httpTimeout: must be an integer number of nanoseconds (httpTimeout decodes as a "
       "Go time.Duration), not a string; 30s is 30000000000")]),
     ("feature-gate-not-bool", doc(featureGates={"EvenPodsSpread": "no"}),
      ["featureGates.EvenPodsSpread: must be a boolean (true or false), not a string"]),
     ("not-an-object", "- x\n", ["the configuration must be an object, not a list"]),
     ("kind-missing", {"apiVersion": V}, ['kind: Required value: must be "KubeSchedulerConfiguration"']),
-    ("kind-wrong", {"apiVersion": V, "kind": "Policy"},
-     ['kind: Unsupported value: "Policy": supported values: "KubeSchedulerConfiguration"']),
+    ("kind-wrong", {"apiVersion": V, "kind": "Pod"},
+     ['kind: Unsupported value: "Pod": supported values: "KubeSchedulerConfiguration"']),
+    ("kind-policy", {"apiVersion": "v1", "kind": "Policy"},
+     [("kind: this is a Policy (predicates and priorities), not a KubeSchedulerConfiguration: give it with "
+       "--policy-config-file, or name it in algorithmSource.policy of a v1alpha1 configuration")]),
     ("apiversion-missing", {"kind": "KubeSchedulerConfiguration"},
-     ['apiVersion: Required value: must be "kubescheduler.config.k8s.io/v1alpha2"']),
-    ("apiversion-v1alpha1", {"apiVersion": "kubescheduler.config.k8s.io/v1alpha1", "kind": "KubeSchedulerConfiguration"},
-     [('apiVersion: Unsupported value: "kubescheduler.config.k8s.io/v1alpha1": supported values: '
-      '"kubescheduler.config.k8s.io/v1alpha2" (kubesched reads only v1alpha2, the version v1.18 writes)')]),
+     ['apiVersion: Required value: must be one of "kubescheduler.config.k8s.io/v1alpha1", '
+      '"kubescheduler.config.k8s.io/v1alpha2"']),
+    ("apiversion-v1beta1", {"apiVersion": "kubescheduler.config.k8s.io/v1beta1", "kind": "KubeSchedulerConfiguration"},
+     [("apiVersion: kubescheduler.config.k8s.io/v1beta1 is a Kubernetes 1.19+ format; kube-scheduler v1.18.5 "
+       "reads kubescheduler.config.k8s.io/v1alpha1 and v1alpha2")]),
+    ("apiversion-v1beta2", {"apiVersion": "kubescheduler.config.k8s.io/v1beta2", "kind": "KubeSchedulerConfiguration"},
+     [("apiVersion: kubescheduler.config.k8s.io/v1beta2 is a Kubernetes 1.22+ format; kube-scheduler v1.18.5 "
+       "reads kubescheduler.config.k8s.io/v1alpha1 and v1alpha2")]),
+    ("apiversion-v1beta3", {"apiVersion": "kubescheduler.config.k8s.io/v1beta3", "kind": "KubeSchedulerConfiguration"},
+     [("apiVersion: kubescheduler.config.k8s.io/v1beta3 is a Kubernetes 1.23+ format; kube-scheduler v1.18.5 "
+       "reads kubescheduler.config.k8s.io/v1alpha1 and v1alpha2")]),
+    ("apiversion-v1", {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration"},
+     [("apiVersion: kubescheduler.config.k8s.io/v1 is a Kubernetes 1.25+ format; kube-scheduler v1.18.5 "
+       "reads kubescheduler.config.k8s.io/v1alpha1 and v1alpha2")]),
+    ("apiversion-unknown-in-group", {"apiVersion": "kubescheduler.config.k8s.io/v2", "kind": "KubeSchedulerConfiguration"},
+     ['apiVersion: Unsupported value: "kubescheduler.config.k8s.io/v2": supported values: '
+      '"kubescheduler.config.k8s.io/v1alpha1", "kubescheduler.config.k8s.io/v1alpha2"']),
     ("apiversion-other", {"apiVersion": "v1", "kind": "KubeSchedulerConfiguration"},
-     ['apiVersion: Unsupported value: "v1": supported values: "kubescheduler.config.k8s.io/v1alpha2"']),
+     ['apiVersion: Unsupported value: "v1": supported values: "kubescheduler.config.k8s.io/v1alpha1", '
+      '"kubescheduler.config.k8s.io/v1alpha2"']),
+    ("v1alpha2-has-no-hard-pod-affinity", doc(hardPodAffinitySymmetricWeight=2),
+     ['hardPodAffinitySymmetricWeight: unknown field "hardPodAffinitySymmetricWeight" in KubeSchedulerConfiguration']),
+    ("v1alpha1-has-no-profiles", {"apiVersion": "kubescheduler.config.k8s.io/v1alpha1",
+                                  "kind": "KubeSchedulerConfiguration", "profiles": []},
+     ['profiles: unknown field "profiles" in KubeSchedulerConfiguration']),
+    ("v1alpha1-has-no-prescore", {"apiVersion": "kubescheduler.config.k8s.io/v1alpha1",
+                                  "kind": "KubeSchedulerConfiguration", "plugins": {"preScore": {}}},
+     ['plugins.preScore: unknown field "preScore" in Plugins']),
+    ("v1alpha1-has-no-extenders", {"apiVersion": "kubescheduler.config.k8s.io/v1alpha1",
+                                   "kind": "KubeSchedulerConfiguration", "extenders": []},
+     ['extenders: unknown field "extenders" in KubeSchedulerConfiguration']),
 ]
 
 

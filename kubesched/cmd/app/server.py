@@ -39,7 +39,7 @@ from kubesched.cmd.app.options import Options, new_options
 from kubesched.scheduler import factory
 from kubesched.scheduler.apis.config.scheme import ConfigError
 from kubesched.scheduler.framework.v1alpha1.registry import Registry, RegistryError
-from kubesched.scheduler.profile.frameworks import resolve_profiles
+from kubesched.scheduler.profile.frameworks import effective_extenders, resolve_profiles
 
 MAIN_GO: Final = "cmd/kube-scheduler/scheduler.go"
 SERVER_GO: Final = "cmd/kube-scheduler/app/server.go"
@@ -171,7 +171,8 @@ def run_command(env: ProcessEnv, opts: Options, *registry_options: RegistryOptio
     cfg = c.component_config
     source = "defaults (no --config)" if opts.config_file is None else "the --config file, decoded, defaulted, validated"
     le = cfg.leader_election
-    env.step(step="Options.Config", message=f"component config from {source}; clients; event broadcaster; "
+    env.step(step="Options.Config", message=f"component config from {source} (algorithm source: "
+             f"{_algorithm_source(cfg)}); clients; event broadcaster; "
              + (f"leader election identity {c.identity}" if c.leader_election else "leader election disabled")
              + "; informer factory (resync 0)",
              details=(("profiles", ",".join(p.scheduler_name for p in cfg.profiles)),
@@ -205,8 +206,8 @@ def run(cc: CompletedConfig, env: ProcessEnv, *out_of_tree_registry_options: Reg
     env.sched = sched
     env.on_scheduler(sched)
     env.step(step="scheduler.New", message=_new_message(cfg, out_of_tree),
-             details=_profile_details(cfg) + (("out-of-tree plugins", ",".join(sorted(out_of_tree))),
-                                              ("extenders", len(cfg.extenders))),
+             details=(("algorithmSource", _algorithm_source(cfg)),) + _profile_details(cfg)
+             + (("out-of-tree plugins", ",".join(sorted(out_of_tree))), ("extenders", len(effective_extenders(cfg)))),
              file=SCHEDULER_GO, func="New")
     env.step(step="EventBroadcaster.StartRecordingToSink",
              message="events.k8s.io/v1beta1 is not served: a core/v1 recorder per profile "
@@ -229,6 +230,16 @@ def _new_message(cfg: Any, out_of_tree: Mapping[str, Any]) -> str:
             + (f" + {len(out_of_tree)} out-of-tree plugin(s)" if out_of_tree else "")
             + "; one framework per profile; cache (assumed-pod TTL 30s), volume binder, scheduling queue, "
               "event handlers")
+
+
+def _algorithm_source(cfg: Any) -> str:
+    """``provider DefaultProvider``, ``policy file policy.json`` or ``policy configMap kube-system/x``."""
+    source = cfg.algorithm_source
+    if source.provider is not None or source.policy is None:
+        return f"provider {source.provider}"
+    if source.policy.config_map is not None:
+        return f"policy configMap {source.policy.config_map.namespace}/{source.policy.config_map.name}"
+    return f"policy file {source.policy.file.path if source.policy.file else ''}"
 
 
 def _profile_details(cfg: Any) -> tuple[tuple[str, Any], ...]:

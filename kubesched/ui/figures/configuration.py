@@ -7,7 +7,8 @@ merged with each profile's plugins), cmd/kube-scheduler/app/options/configfile.g
 (loadConfigFromFile: the loader whose messages the editor shows).
 
 Pure builders (no Streamlit): ``settings_rows``, ``plugin_rows``, ``plugin_matrix_figure``,
-``extender_rows`` describe one configuration; ``check_config`` loads a YAML text into a
+``extender_rows``, ``translation_rows`` (a Policy's predicates and priorities as plugins,
+from pkg/scheduler/framework/plugins/legacy_registry.go) describe one configuration; ``check_config`` loads a YAML text into a
 configuration or the loader's problem lines; ``run_to_idle`` runs a cluster with a given
 configuration, and ``placement_rows`` / ``placement_figure`` compare two runs' placements.
 """
@@ -22,10 +23,10 @@ from typing import Any
 import plotly.graph_objects as go
 
 from kubesched.api.load import LoadError
+from kubesched.api.yaml_source import read_documents
 from kubesched.scheduler.apis.config import (
     ConfigError,
     KubeSchedulerConfiguration,
-    load_config,
 )
 from kubesched.scheduler.apis.config.go_format import go_quote
 from kubesched.scheduler.apis.config.types import KubeSchedulerProfile, PluginSet
@@ -40,6 +41,7 @@ from kubesched.scheduler.profile.frameworks import (
     resolve_profiles,
 )
 from kubesched.scheduler.profile.profile import ProfileError
+from kubesched.sim import config_source
 from kubesched.sim.scenario import ScenarioError, dump
 from kubesched.sim.simulation import Simulation
 from kubesched.sim.state import PHASE_BOUND, PHASE_RUNNING, SimState
@@ -78,7 +80,7 @@ def settings_rows(config: KubeSchedulerConfiguration, num_nodes: int, lang: str 
     to_find = num_feasible_nodes_to_find(num_nodes, pct)
     le = config.leader_election
     rows = [
-        ("algorithmSource.provider", config.algorithm_source.provider or "", ""),
+        _algorithm_source_row(config),
         ("percentageOfNodesToScore", str(pct),
          t("config.note.percentage", lang, n=num_nodes, k=to_find) + (" " + t("config.note.adaptive", lang)
                                                                       if pct == 0 else "")),
@@ -95,6 +97,16 @@ def settings_rows(config: KubeSchedulerConfiguration, num_nodes: int, lang: str 
     ]
     return [{t("config.col.field", lang): f, t("config.col.value", lang): v, t("config.col.note", lang): n}
             for f, v, n in rows]
+
+
+def _algorithm_source_row(config: KubeSchedulerConfiguration) -> tuple[str, str, str]:
+    source = config.algorithm_source
+    if source.provider is not None or source.policy is None:
+        return "algorithmSource.provider", source.provider or "", ""
+    if source.policy.config_map is not None:
+        ref = source.policy.config_map
+        return "algorithmSource.policy.configMap", f"{ref.namespace}/{ref.name}", ""
+    return "algorithmSource.policy.file", source.policy.file.path if source.policy.file else "", ""
 
 
 def _bool(value: bool) -> str:
@@ -177,7 +189,7 @@ def plugin_matrix_figure(config: KubeSchedulerConfiguration, profile_index: int 
 
 def extender_rows(config: KubeSchedulerConfiguration, lang: str = "en") -> list[dict]:
     rows = []
-    for e in config.extenders:
+    for e in config_source.extenders(config):
         verbs = [f"{name}={verb}" for name, verb in (("filter", e.filter_verb), ("prioritize", e.prioritize_verb),
                                                       ("preempt", e.preempt_verb), ("bind", e.bind_verb)) if verb]
         rows.append({t("config.col.url", lang): e.url_prefix, t("config.col.verbs", lang): ", ".join(verbs),
@@ -188,6 +200,34 @@ def extender_rows(config: KubeSchedulerConfiguration, lang: str = "en") -> list[
     return rows
 
 
+_POINT_NAMES = {"pre_filter": "PreFilter", "filter": "Filter", "pre_score": "PreScore", "score": "Score"}
+
+
+def uses_policy(config: KubeSchedulerConfiguration) -> bool:
+    """Whether the configuration runs a legacy Policy (rather than a provider)."""
+    return config_source.translation(config) is not None
+
+
+def translation_rows(config: KubeSchedulerConfiguration, lang: str = "en") -> list[dict]:
+    """Predicates (预选) and priorities (优选) → plugins: the run's Policy, else every name a Policy may use."""
+    translated = config_source.translation(config)
+    entries = translated.rows if translated is not None else config_source.legacy_names(config)
+    return [{t("config.col.kind", lang): t(f"config.kind.{row.kind}", lang),
+             t("config.col.entry", lang): ", ".join(row.names) or row.key,
+             t("config.col.plugins", lang): _plugin_text(row.plugins) or "—",
+             t("config.col.origin", lang): t(f"config.translation.{row.origin}", lang)} for row in entries]
+
+
+def _plugin_text(plugins: Sequence[tuple[str, str, int]]) -> str:
+    """``Filter NodeResourcesFit, NodeName · PreFilter NodeResourcesFit`` / ``Score NodeLabel × 4``."""
+    parts = []
+    for point in ("filter", "pre_filter", "score", "pre_score"):
+        names = [f"{name} × {weight}" if point == "score" else name for p, name, weight in plugins if p == point]
+        if names:
+            parts.append(f"{_POINT_NAMES[point]} {', '.join(names)}")
+    return " · ".join(parts)
+
+
 # -- editing ------------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class ConfigCheck:
@@ -195,10 +235,16 @@ class ConfigCheck:
     problems: tuple[str, ...]
 
 
-def check_config(text: str, filename: str = "config.yaml") -> ConfigCheck:
-    """Load a KubeSchedulerConfiguration text: the configuration, or the loader's own problem lines."""
+def check_config(text: str, filename: str = "config.yaml", cluster_policy: Any = None) -> ConfigCheck:
+    """Load a KubeSchedulerConfiguration (or Policy) text as a run of this cluster would: the
+    configuration, or the loader's own problem lines. ``cluster_policy`` is the cluster file's
+    Policy document, which a KubeSchedulerConfiguration text runs with."""
     try:
-        config = load_config(text, filename=filename)
+        if is_policy_text(text):
+            config = config_source.resolve_config(policy=config_source.Located(text, filename))
+        else:
+            policy = config_source.Located(cluster_policy, "cluster") if cluster_policy is not None else None
+            config = config_source.resolve_config(config_source.Located(text, filename), policy)
         profiles = resolve_profiles(config)
     except ConfigError as err:
         return ConfigCheck(None, tuple(str(p) for p in err.problems))
@@ -207,6 +253,19 @@ def check_config(text: str, filename: str = "config.yaml") -> ConfigCheck:
     problems = tuple(f"{filename}: initializing profiles: creating profile for scheduler name {p.scheduler_name}: "
                      f"{message}" for p in profiles for message in _framework_problems(p)[:1])
     return ConfigCheck(None if problems else config, problems)
+
+
+def is_policy_text(text: str) -> bool:
+    """Whether an editor's text is a Policy (kind: Policy) rather than a KubeSchedulerConfiguration."""
+    documents, _ = read_documents(text)
+    return any(isinstance(d.data, dict) and d.data.get("kind") == config_source.POLICY_KIND for d in documents)
+
+
+def cluster_policy(sim: Simulation) -> Any:
+    """The Policy document of the Simulation's cluster file (None when it has none)."""
+    loaded = sim.inputs.loaded
+    docs = [d for d in (loaded.config_documents if loaded else ()) if d.data.get("kind") == config_source.POLICY_KIND]
+    return docs[0].data if docs else None
 
 
 def _framework_problems(profile: KubeSchedulerProfile) -> list[str]:
@@ -232,13 +291,15 @@ def config_text(document: Any) -> str:
 
 
 def active_config_text(sim: Simulation) -> str:
-    """The YAML the Simulation's configuration came from (the empty v1alpha2 document when none was given)."""
+    """The YAML the Simulation's configuration came from: its KubeSchedulerConfiguration, else its
+    Policy, else the empty v1alpha2 document."""
     inputs = sim.inputs
-    if inputs.config_document is not None:
-        return config_text(inputs.config_document)
     loaded = inputs.loaded
-    if loaded is not None and loaded.config_documents:
-        return config_text(loaded.config_documents[0])
+    in_file = {d.data.get("kind"): d for d in (loaded.config_documents if loaded else ())}
+    for document in (inputs.config_document, in_file.get(config_source.CONFIG_KIND), inputs.policy_document,
+                     in_file.get(config_source.POLICY_KIND)):
+        if document is not None:
+            return config_text(document)
     return EMPTY_CONFIG_TEXT
 
 
@@ -257,7 +318,8 @@ class Run:
 def run_to_idle(cluster_source: str, config_yaml: str, seed: int) -> Run:
     """Run ``cluster_source`` (cluster + scenario YAML) with ``config_yaml`` until idle or the horizon."""
     try:
-        sim = Simulation.from_yaml(cluster_source, config=config_yaml, seed=seed)
+        given = {"policy": config_yaml} if is_policy_text(config_yaml) else {"config": config_yaml}
+        sim = Simulation.from_yaml(cluster_source, seed=seed, **given)
         sim.run_until_idle()
     except COMPARE_ERRORS as err:
         problems = getattr(err, "problems", None)

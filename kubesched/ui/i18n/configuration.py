@@ -2,10 +2,10 @@
 
 EN = {
     "config.title": "Configuration",
-    "config.intro": ("The KubeSchedulerConfiguration this run uses (kubescheduler.config.k8s.io/v1alpha2), with each "
-                     "profile's effective plugins: the provider's defaults merged with what the profile enables "
-                     "and disables."),
-    "config.source.given": "Source: the KubeSchedulerConfiguration given with the cluster.",
+    "config.intro": ("The scheduler configuration this run uses (KubeSchedulerConfiguration v1alpha1 or v1alpha2, "
+                     "or a legacy Policy), with each profile's effective plugins: the provider's defaults merged with "
+                     "what the profile enables and disables, or what the Policy's predicates and priorities became."),
+    "config.source.given": "Source: the configuration given with the cluster (KubeSchedulerConfiguration or Policy).",
     "config.source.default": "Source: none given, so the v1.18.5 defaults (an empty v1alpha2 document).",
     "config.settings": "Settings",
     "config.profiles": "Profiles and plugins",
@@ -22,6 +22,7 @@ EN = {
     "config.editor.b": "Configuration B",
     "config.example": "Example for B: MostAllocated instead of LeastAllocated",
     "config.example.load": "Load the example into B",
+    "config.example.policy": "Example for B: a Policy with the default predicates and LeastRequestedPriority only",
     "config.compare": "Compare A and B",
     "config.invalid": "Configuration {label} is not valid:",
     "config.run_failed": "The run with configuration {label} could not start:",
@@ -58,13 +59,32 @@ EN = {
     "config.cell.1": "enabled (provider default)",
     "config.cell.2": "enabled by the profile",
     "config.cell.3": "disabled by the profile",
+    "config.translation": "Predicates and priorities → plugins",
+    "config.translation.caption.policy": ("This run's Policy, as v1.18 translates it: each predicate (预选) became "
+                                          "Filter plugins (and PreFilter where they precompute), each priority (优选) "
+                                          "a Score plugin with the priority's weight; the mandatory predicates are "
+                                          "always added."),
+    "config.translation.caption.reference": ("This run uses a provider, not a Policy. For reference: every predicate "
+                                             "(预选) and priority (优选) name a v1.18 Policy may list, and the plugins "
+                                             "it becomes (Score weights shown for a priority of weight 1)."),
+    "config.col.kind": "kind",
+    "config.col.entry": "in the Policy",
+    "config.col.plugins": "becomes",
+    "config.kind.predicate": "predicate",
+    "config.kind.priority": "priority",
+    "config.translation.policy": "the Policy",
+    "config.translation.mandatory": "always added",
+    "config.translation.default": "default (list omitted)",
+    "config.translation.skipped": "skipped",
+    "config.translation.reference": "name v1.18 accepts",
 }
 
 ZH = {
     "config.title": "配置",
-    "config.intro": ("本次运行使用的 KubeSchedulerConfiguration（kubescheduler.config.k8s.io/v1alpha2），以及每个 "
-                     "profile 实际生效的插件：provider 的默认插件与 profile 启用、禁用的插件合并后的结果。"),
-    "config.source.given": "来源：随集群给出的 KubeSchedulerConfiguration。",
+    "config.intro": ("本次运行使用的调度器配置（KubeSchedulerConfiguration v1alpha1 或 v1alpha2，或旧版 Policy），"
+                     "以及每个 profile 实际生效的插件：provider 的默认插件与 profile 启用、禁用的插件合并后的结果，"
+                     "或 Policy 中的预选、优选转换成的插件。"),
+    "config.source.given": "来源：随集群给出的配置（KubeSchedulerConfiguration 或 Policy）。",
     "config.source.default": "来源：未给出配置，因此使用 v1.18.5 默认值（一个空的 v1alpha2 文档）。",
     "config.settings": "设置",
     "config.profiles": "Profile 与插件",
@@ -79,6 +99,7 @@ ZH = {
     "config.editor.b": "配置 B",
     "config.example": "B 的示例：用 MostAllocated 代替 LeastAllocated",
     "config.example.load": "把示例载入 B",
+    "config.example.policy": "B 的示例：使用默认预选、只有 LeastRequestedPriority 一个优选的 Policy",
     "config.compare": "对比 A 与 B",
     "config.invalid": "配置 {label} 无效：",
     "config.run_failed": "配置 {label} 的运行无法启动：",
@@ -115,4 +136,21 @@ ZH = {
     "config.cell.1": "启用（provider 默认）",
     "config.cell.2": "由 profile 启用",
     "config.cell.3": "由 profile 禁用",
+    "config.translation": "预选与优选 → 插件",
+    "config.translation.caption.policy": ("本次运行的 Policy，按 v1.18 的方式转换：每个预选（predicate）变成 Filter "
+                                          "插件（需要预先计算的还有 PreFilter），每个优选（priority）变成一个 Score "
+                                          "插件，权重取优选的权重；必选的预选总会加入。"),
+    "config.translation.caption.reference": ("本次运行使用 provider，而不是 Policy。供参考：v1.18 的 Policy 可以列出的"
+                                             "每个预选（predicate）和优选（priority）名称，以及它们变成的插件"
+                                             "（Score 权重按权重为 1 的优选显示）。"),
+    "config.col.kind": "类型",
+    "config.col.entry": "Policy 中的写法",
+    "config.col.plugins": "变成",
+    "config.kind.predicate": "预选",
+    "config.kind.priority": "优选",
+    "config.translation.policy": "Policy",
+    "config.translation.mandatory": "总会加入",
+    "config.translation.default": "默认（未列出）",
+    "config.translation.skipped": "跳过",
+    "config.translation.reference": "v1.18 接受的名称",
 }

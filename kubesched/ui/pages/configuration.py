@@ -35,19 +35,28 @@ profiles:
       - name: NodeResourcesMostAllocated
         weight: 1
 """
+EXAMPLE_B_POLICY = """\
+apiVersion: v1
+kind: Policy
+priorities:
+- name: LeastRequestedPriority
+  weight: 1
+"""
 
 lang = session.lang()
 sim = session.current()
 config = sim.inputs.config
 active_text = fig.active_config_text(sim)
 source = sim.to_scenario_yaml()
+uses_policy = fig.uses_policy(config)
+example_b = EXAMPLE_B_POLICY if uses_policy else EXAMPLE_B
 
 # A new cluster (or a new active configuration) resets the editors and drops an old comparison.
 origin = (session.cluster_source(), active_text)
 if st.session_state.get(ORIGIN) != origin:
     st.session_state[ORIGIN] = origin
     st.session_state[STORE[TEXT_A]] = st.session_state[TEXT_A] = active_text
-    st.session_state[STORE[TEXT_B]] = st.session_state[TEXT_B] = EXAMPLE_B
+    st.session_state[STORE[TEXT_B]] = st.session_state[TEXT_B] = example_b
     st.session_state.pop(RESULT, None)
 for widget, store in STORE.items():
     if widget not in st.session_state:
@@ -59,7 +68,7 @@ def keep(widget: str) -> None:
 
 
 def load_example() -> None:
-    st.session_state[STORE[TEXT_B]] = st.session_state[TEXT_B] = EXAMPLE_B
+    st.session_state[STORE[TEXT_B]] = st.session_state[TEXT_B] = example_b
 
 
 def compare() -> None:
@@ -99,6 +108,12 @@ st.caption(t("config.matrix.caption", lang))
 with st.expander(t("config.profiles", lang) + " — " + t("config.col.plugin", lang)):
     st.dataframe(fig.plugin_rows(config, lang), hide_index=True, key="config_plugins", width="stretch")
 
+st.subheader(t("config.translation", lang))
+st.caption(t("config.translation.caption." + ("policy" if uses_policy else "reference"), lang))
+st.dataframe(fig.translation_rows(config, lang), hide_index=True, key="config_translation", width="stretch",
+             column_config={t("config.col.kind", lang): st.column_config.TextColumn(width="small"),
+                            t("config.col.plugins", lang): st.column_config.TextColumn(width="large")})
+
 st.subheader(t("config.editor", lang))
 st.caption(t("config.editor.caption", lang))
 col_a, col_b = st.columns(2)
@@ -106,7 +121,8 @@ checks = {}
 for label, key, column in (("A", TEXT_A, col_a), ("B", TEXT_B, col_b)):
     with column:
         st.text_area(t(f"config.editor.{label.lower()}", lang), key=key, height=320, on_change=keep, args=(key,))
-        check = fig.check_config(st.session_state[key], filename=f"config-{label}.yaml")
+        check = fig.check_config(st.session_state[key], filename=f"config-{label}.yaml",
+                                 cluster_policy=fig.cluster_policy(sim))
         checks[label] = check
         if check.problems:
             st.error(t("config.invalid", lang, label=label))
@@ -115,7 +131,7 @@ for label, key, column in (("A", TEXT_A, col_a), ("B", TEXT_B, col_b)):
             st.success(t("config.valid", lang, label=label, profiles=len(check.config.profiles)))
 with col_b:
     st.button(t("config.example.load", lang), key="config_example", on_click=load_example,
-              help=t("config.example", lang))
+              help=t("config.example.policy" if uses_policy else "config.example", lang))
 st.button(t("config.compare", lang), key="config_compare_button", on_click=compare, type="primary",
           disabled=any(c.problems for c in checks.values()))
 
@@ -149,6 +165,7 @@ st.markdown(f"**{t('config.links', lang)}**")
 links = (("KubeSchedulerConfiguration", f"{SCHED}/apis/config/types.go"),
          ("getDefaultConfig", f"{SCHED}/algorithmprovider/registry.go"),
          ("Configurator.createFromProvider", FACTORY_GO),
+         ("NewLegacyRegistry", f"{SCHED}/framework/plugins/legacy_registry.go"),
          ("ValidateKubeSchedulerConfiguration", f"{SCHED}/apis/config/validation/validation.go"),
          ("numFeasibleNodesToFind", f"{SCHED}/core/generic_scheduler.go"))
 st.markdown(links_line((name, permalink(path)) for name, path in links))

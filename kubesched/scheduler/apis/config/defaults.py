@@ -1,4 +1,4 @@
-"""Defaulting of a v1alpha2 configuration and its conversion to the internal types.
+"""Defaulting of a v1alpha2 configuration and its conversion to the internal types (v1alpha1 reuses both).
 
 Upstream: pkg/scheduler/apis/config/v1alpha2/defaults.go @ v1.18.5
 (SetDefaults_KubeSchedulerConfiguration), component-base
@@ -41,16 +41,23 @@ def set_defaults(versioned: Mapping[str, Any]) -> dict[str, Any]:
     # Only a single profile gets a default name; validation wants every name set and unique.
     if len(profiles) == 1 and "schedulerName" not in profiles[0]:
         profiles[0]["schedulerName"] = t.DEFAULT_SCHEDULER_NAME
-    for key in ("healthzBindAddress", "metricsBindAddress"):
-        obj[key] = default_bind_address(obj.get(key))
-    obj.setdefault("disablePreemption", False)
-    obj.setdefault("percentageOfNodesToScore", t.DEFAULT_PERCENTAGE_OF_NODES_TO_SCORE)
     le = obj.setdefault("leaderElection", {})
     for key, value in (("resourceLock", "endpointsleases"),
                        ("resourceNamespace", t.SCHEDULER_DEFAULT_LOCK_OBJECT_NAMESPACE),
                        ("resourceName", t.SCHEDULER_DEFAULT_LOCK_OBJECT_NAME)):
         if not le.get(key):
             le[key] = value
+    set_shared_defaults(obj)
+    return obj
+
+
+def set_shared_defaults(obj: dict[str, Any]) -> None:
+    """The defaults v1alpha1 and v1alpha2 share (in place): addresses, scoring, client,
+    leader-election durations, timeouts, backoffs, profiling."""
+    for key in ("healthzBindAddress", "metricsBindAddress"):
+        obj[key] = default_bind_address(obj.get(key))
+    obj.setdefault("disablePreemption", False)
+    obj.setdefault("percentageOfNodesToScore", t.DEFAULT_PERCENTAGE_OF_NODES_TO_SCORE)
     cc = obj.setdefault("clientConnection", {})
     if not cc.get("contentType"):
         cc["contentType"] = "application/vnd.kubernetes.protobuf"
@@ -58,14 +65,13 @@ def set_defaults(versioned: Mapping[str, Any]) -> dict[str, Any]:
         cc["qps"] = 50.0
     if not cc.get("burst"):
         cc["burst"] = 100
-    _recommended_leader_election(le)
+    _recommended_leader_election(obj.setdefault("leaderElection", {}))
     obj.setdefault("bindTimeoutSeconds", 600)
     obj.setdefault("podInitialBackoffSeconds", 1)
     obj.setdefault("podMaxBackoffSeconds", 10)
     obj.setdefault("enableProfiling", True)
     if obj["enableProfiling"]:
         obj.setdefault("enableContentionProfiling", True)
-    return obj
 
 
 def _recommended_leader_election(le: dict[str, Any]) -> None:
@@ -105,7 +111,7 @@ def convert(obj: Mapping[str, Any]) -> t.KubeSchedulerConfiguration:
         pod_max_backoff_seconds=obj.get("podMaxBackoffSeconds", 0),
         disable_preemption=obj.get("disablePreemption", False),
         profiles=tuple(_profile(p) for p in obj.get("profiles", ())),
-        extenders=tuple(_extender(e) for e in obj.get("extenders", ())),
+        extenders=tuple(convert_extender(e) for e in obj.get("extenders", ())),
         leader_election=t.LeaderElectionConfiguration(
             leader_elect=le.get("leaderElect", False), lease_duration_ns=le.get("leaseDuration", 0),
             renew_deadline_ns=le.get("renewDeadline", 0), retry_period_ns=le.get("retryPeriod", 0),
@@ -127,7 +133,7 @@ def _profile(p: Mapping[str, Any]) -> t.KubeSchedulerProfile:
     return t.KubeSchedulerProfile(
         scheduler_name=p.get("schedulerName", ""),
         plugins=None if plugins is None else convert_plugins(plugins),
-        plugin_config=tuple(t.PluginConfig(c.get("name", ""), _args(c)) for c in p.get("pluginConfig", ())),
+        plugin_config=tuple(t.PluginConfig(c.get("name", ""), convert_args(c)) for c in p.get("pluginConfig", ())),
     )
 
 
@@ -142,7 +148,7 @@ def _plugin_set(s: Mapping[str, Any]) -> t.PluginSet:
     return t.PluginSet(enabled=plugins(s.get("enabled")), disabled=plugins(s.get("disabled")))
 
 
-def _args(c: Mapping[str, Any]) -> Any:
+def convert_args(c: Mapping[str, Any]) -> Any:
     """``runtime.Unknown`` args: a mapping stays a mapping; any other JSON value is kept as
     raw JSON text so that the plugin's ``DecodeInto`` reports it."""
     if "args" not in c or isinstance(c["args"], Mapping):
@@ -150,7 +156,7 @@ def _args(c: Mapping[str, Any]) -> Any:
     return t.RawArgs(json.dumps(c["args"]))
 
 
-def _extender(e: Mapping[str, Any]) -> t.Extender:
+def convert_extender(e: Mapping[str, Any]) -> t.Extender:
     return t.Extender(
         url_prefix=e.get("urlPrefix", ""), filter_verb=e.get("filterVerb", ""),
         preempt_verb=e.get("preemptVerb", ""), prioritize_verb=e.get("prioritizeVerb", ""),

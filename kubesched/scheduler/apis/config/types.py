@@ -1,7 +1,7 @@
 """The internal ``KubeSchedulerConfiguration``: profiles, plugin sets, extenders.
 
 Upstream: pkg/scheduler/apis/config/types.go @ v1.18.5 (KubeSchedulerConfiguration,
-KubeSchedulerProfile, SchedulerAlgorithmSource, KubeSchedulerLeaderElectionConfiguration,
+KubeSchedulerProfile, SchedulerAlgorithmSource, SchedulerPolicySource, KubeSchedulerLeaderElectionConfiguration,
 Plugins, PluginSet, Plugin, PluginConfig, Plugins.Append, Plugins.Apply, mergePluginSets,
 Extender, ExtenderManagedResource) and component-base config (LeaderElectionConfiguration,
 ClientConnectionConfiguration, DebuggingConfiguration).
@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final, Optional
 
 SCHEDULER_DEFAULT_PROVIDER_NAME: Final = "DefaultProvider"
+SCHEDULER_POLICY_CONFIG_MAP_KEY: Final = "policy.cfg"
 DEFAULT_SCHEDULER_NAME: Final = "default-scheduler"  # core/v1 DefaultSchedulerName
 DEFAULT_PERCENTAGE_OF_NODES_TO_SCORE: Final = 0  # 0 = adaptive (5%–50% by cluster size)
 MAX_CUSTOM_PRIORITY_SCORE: Final = 10
@@ -201,10 +202,41 @@ class Extender:
 
 
 @dataclass(frozen=True, slots=True)
+class SchedulerPolicyFileSource:
+    """``SchedulerPolicyFileSource``: a Policy serialized in a file."""
+
+    path: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SchedulerPolicyConfigMapSource:
+    """``SchedulerPolicyConfigMapSource``: a Policy under key ``policy.cfg`` of a ConfigMap."""
+
+    namespace: str = ""
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SchedulerPolicySource:
+    """``SchedulerPolicySource``: a file or a ConfigMap; ``policy`` is what it holds.
+
+    Deviation: ``policy`` (a ``legacy_types.Policy``) is filled when the configuration is
+    loaded (upstream reads the file or the ConfigMap in ``scheduler.New``), so a run is a
+    function of its inputs.
+    """
+
+    file: SchedulerPolicyFileSource | None = None
+    config_map: SchedulerPolicyConfigMapSource | None = None
+    policy: Any = None
+
+
+@dataclass(frozen=True, slots=True)
 class SchedulerAlgorithmSource:
-    """``SchedulerAlgorithmSource``: v1alpha2 always converts to the default provider."""
+    """``SchedulerAlgorithmSource``: a provider name, or a Policy source (v1alpha1 and the
+    deprecated flags); v1alpha2 always converts to the default provider."""
 
     provider: str | None = SCHEDULER_DEFAULT_PROVIDER_NAME
+    policy: SchedulerPolicySource | None = None
 
 
 @dataclass(frozen=True, slots=True)

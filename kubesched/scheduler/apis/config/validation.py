@@ -172,3 +172,50 @@ def errors_text(problems: Sequence[Problem]) -> str:
     if len(seen) == 1:
         return seen[0]
     return "[" + ", ".join(seen) + "]"
+
+
+# ----------------------------------------------------------------------------- legacy Policy
+
+
+def validate_policy(policy: Any) -> list[Problem]:
+    """``ValidatePolicy``: priority weights, custom priorities, extenders, the hard pod affinity
+    weight; every problem, in upstream's order (``path`` locates it, ``message`` is upstream's)."""
+    errs: list[Problem] = []
+    declared: dict[str, Any] = {}
+    for i, priority in enumerate(policy.priorities or ()):
+        if priority.weight <= 0 or priority.weight >= t.MAX_WEIGHT:
+            errs.append(Problem(f"priorities[{i}].weight", f"Priority {priority.name} should have a positive "
+                                                           "weight applied to it or it has overflown"))
+        message = _custom_priority_error(declared, priority)
+        if message:
+            errs.append(Problem(f"priorities[{i}]", message))
+    errs += validate_extenders("extenders", policy.extenders)
+    weight = policy.hard_pod_affinity_symmetric_weight
+    if not 0 <= weight <= 100:
+        errs.append(_invalid("hardPodAffinitySymmetricWeight", str(weight), "not in valid range [0-100]"))
+    return errs
+
+
+def _custom_priority_error(declared: dict[str, Any], priority: Any) -> str:
+    """``validateCustomPriorities``: one RequestedToCapacityRatio; LabelPreference and
+    ServiceAntiAffinity may repeat but with one weight."""
+    arg = priority.argument
+    if arg is None:
+        return ""
+    if arg.label_preference is not None:
+        kind, redeclare = "LabelPreference", False
+    elif arg.service_anti_affinity is not None:
+        kind, redeclare = "ServiceAntiAffinity", False
+    elif arg.requested_to_capacity_ratio_arguments is not None:
+        kind, redeclare = "RequestedToCapacityRatio", True
+    else:
+        return f"No priority arguments set for priority {priority.name}"
+    existing = declared.get(kind)
+    if existing is not None:
+        if redeclare:
+            return f"Priority {go_quote(priority.name)} redeclares custom priority {go_quote(kind)}, " \
+                   f"from:{go_quote(existing.name)}"
+        if existing.weight != priority.weight:
+            return f"{kind}  priority {go_quote(priority.name)} has a different weight with {go_quote(existing.name)}"
+    declared[kind] = priority
+    return ""
