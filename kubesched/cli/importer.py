@@ -2,7 +2,7 @@
 
 Upstream: no counterpart (``kubectl get nodes,pods,… -A -o yaml`` is the nearest). The objects
 kube-scheduler watches are listed (``live_cluster``), stripped of what only the API server
-keeps (managedFields, resourceVersion, uid, creationTimestamp, selfLink, generation, the
+keeps (managedFields, resourceVersion, creationTimestamp, selfLink, generation, the
 last-applied annotation, the status of workloads and Services, the Pod and Node status fields
 the scheduler does not read) and written as one multi-document YAML file, with a header saying
 where and when (the cluster's own ``Date``) it came from. Terminal Pods (Succeeded, Failed) are
@@ -28,8 +28,7 @@ from kubesched.cli.commands import Command
 from kubesched.cli.live_cluster import RESOURCES, ClusterReadError, ClusterState, new_api_client, read_cluster
 
 HELP = "read a live cluster (read-only) into a cluster file the dashboard and run open"
-SERVER_ONLY_METADATA: Final = ("managedFields", "resourceVersion", "uid", "creationTimestamp", "selfLink",
-                               "generation")
+SERVER_ONLY_METADATA: Final = ("managedFields", "resourceVersion", "creationTimestamp", "selfLink", "generation")
 LAST_APPLIED: Final = "kubectl.kubernetes.io/last-applied-configuration"
 # The status fields kept, per kind (what the scheduler and the simulated controllers read); other
 # kinds lose their status.
@@ -105,7 +104,7 @@ def header(state: ClusterState, skipped: Counter) -> str:
              f"Read at {state.date or 'an unknown time'} (the cluster's clock); the cluster runs "
              f"{state.version or 'an unknown version'}.",
              "Imported state is replayed under Kubernetes v1.18.5 scheduling rules, whatever the cluster's version.",
-             "Stripped: managedFields, resourceVersion, uid, creationTimestamp, selfLink, generation, the "
+             "Stripped: managedFields, resourceVersion, creationTimestamp, selfLink, generation, the "
              "last-applied annotation, workload and Service status."]
     if skipped:
         lines.append("Left out: " + ", ".join(f"{n} {phase} pod(s)" for phase, n in sorted(skipped.items()))

@@ -25,11 +25,15 @@ def _managed(manager: str, *fields: str) -> list[dict[str, Any]]:
              "fieldsType": "FieldsV1", "fieldsV1": {f"f:{f}": {} for f in fields}}]
 
 
+def _uid(name: str) -> str:
+    return f"0b1c2d3e-{zlib.crc32(name.encode()) % 10 ** 4:04d}-4f5a-8b6c-7d8e9f0a1b2c"
+
+
 def _meta(name: str, namespace: str | None = None, uid: str = "", **extra: Any) -> dict[str, Any]:
     meta: dict[str, Any] = {"name": name}
     if namespace is not None:
         meta["namespace"] = namespace
-    meta.update({"uid": uid or f"0b1c2d3e-{zlib.crc32(name.encode()) % 10 ** 4:04d}-4f5a-8b6c-7d8e9f0a1b2c",
+    meta.update({"uid": uid or _uid(name),
                  "resourceVersion": "48213", "creationTimestamp": "2026-11-30T08:00:00Z",
                  "managedFields": _managed("kube-controller-manager", "metadata", "spec")})
     meta.update(extra)
@@ -69,7 +73,7 @@ def _pod(name: str, namespace: str, *, node: str = "", cpu: str = "100m", memory
                  annotations={"kubectl.kubernetes.io/last-applied-configuration": '{"apiVersion":"v1"}'})
     if owner:
         meta["ownerReferences"] = [{"apiVersion": "apps/v1", "kind": owner[0], "name": owner[1],
-                                    "uid": "5e6f7a8b-0000-4c1d-9e2f-3a4b5c6d7e8f", "controller": True,
+                                    "uid": _uid(owner[1]), "controller": True,
                                     "blockOwnerDeletion": True}]
     spec = {"containers": [{"name": "main", "image": image, "imagePullPolicy": "IfNotPresent",
                             "resources": {"requests": {"cpu": cpu, "memory": memory}},

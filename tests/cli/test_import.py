@@ -17,7 +17,7 @@ HEADER = [
     "# Imported by `python -m kubesched import` from {url} (context recorded), {scope}.",
     "# Read at Tue, 01 Dec 2026 10:00:00 GMT (the cluster's clock); the cluster runs {version}.",
     "# Imported state is replayed under Kubernetes v1.18.5 scheduling rules, whatever the cluster's version.",
-    "# Stripped: managedFields, resourceVersion, uid, creationTimestamp, selfLink, generation, the last-applied "
+    "# Stripped: managedFields, resourceVersion, creationTimestamp, selfLink, generation, the last-applied "
     "annotation, workload and Service status.",
 ]
 ALL_PATHS = ["/version", "/api/v1/nodes", "/api/v1/pods", "/api/v1/persistentvolumes",
@@ -59,7 +59,7 @@ def test_all_namespaces(tmp_path, capsys):
             ("v1", "Pod", "kube-system", "coredns-5d78c9869d-7xk2p")]
     assert "migrate-8k2lq" not in text  # Succeeded
     for doc in docs:
-        assert not set(doc["metadata"]) & {"managedFields", "resourceVersion", "uid", "creationTimestamp",
+        assert not set(doc["metadata"]) & {"managedFields", "resourceVersion", "creationTimestamp",
                                             "selfLink", "generation"}
         assert "kubectl.kubernetes.io/last-applied-configuration" not in doc["metadata"].get("annotations", {})
     by = {(d["kind"], d["metadata"]["name"]): d for d in docs}
@@ -109,15 +109,15 @@ def test_a_v1_18_cluster(tmp_path, capsys):
 def test_the_dump_opens_through_the_normal_loader(tmp_path, capsys):
     """The file the dashboard's upload and ``run`` open (Simulation.from_yaml), replayed under v1.18.5.
 
-    Documents of kinds this loader does not know yet (DaemonSet) are set aside here; every other
-    document must load.
+    Every document loads; pods the dump already holds are not created again by their controllers.
     """
     _, _, _, text, _ = _import(V1_27, tmp_path, capsys, "-A")
-    kept = [d for d in _docs(text) if d["kind"] in KINDS]
-    assert {d["kind"] for d in _docs(text)} - {d["kind"] for d in kept} <= {"DaemonSet"}
-    sim = Simulation.from_yaml("".join("---\n" + yaml.safe_dump(d, sort_keys=False) for d in kept))
+    sim = Simulation.from_yaml(text)
     sim.run_until_idle()
     nodes = {p.key: p.node for p in sim.state().pods}
+    dumped = {f"{d['metadata']['namespace']}/{d['metadata']['name']}" for d in _docs(text) if d["kind"] == "Pod"}
+    assert dumped <= set(nodes)
+    assert not [k for k in set(nodes) - dumped if k.startswith("kube-system/kube-proxy-")]
     assert {k: nodes[k] for k in ("kube-system/coredns-5d78c9869d-7xk2p", "kube-system/kube-proxy-4hz8q",
                                   "kube-system/kube-proxy-9mbfw", "web/frontend-6b7f9c4d8-aaaaa", "web/db-0")} == {
         "kube-system/coredns-5d78c9869d-7xk2p": "node-1", "kube-system/kube-proxy-4hz8q": "node-1",
@@ -153,11 +153,11 @@ def test_unreachable_server(tmp_path, capsys):
 CLEAN = [
     ("list item gets apiVersion and kind", "ReplicaSet", "apps/v1", {"metadata": {"name": "a"}, "spec": {}},
      {"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "a"}, "spec": {}}),
-    ("server metadata", "Pod", "v1", {"metadata": {"name": "p", "uid": "u", "resourceVersion": "1",
+    ("server metadata (uid kept: owner references name it)", "Pod", "v1", {"metadata": {"name": "p", "uid": "u", "resourceVersion": "1",
                                                   "creationTimestamp": "t", "selfLink": "/x", "generation": 2,
                                                   "managedFields": [{}], "labels": {"a": "b"},
                                                   "annotations": {"kubectl.kubernetes.io/last-applied-configuration": "{}"}}},
-     {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "labels": {"a": "b"}}}),
+     {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "uid": "u", "labels": {"a": "b"}}}),
     ("workload status dropped", "StatefulSet", "apps/v1", {"metadata": {"name": "s"}, "status": {"replicas": 3}},
      {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "s"}}),
     ("pod status the scheduler reads", "Pod", "v1", {"metadata": {"name": "p"}, "status": {
