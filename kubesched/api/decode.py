@@ -8,6 +8,12 @@ The decoder walks each dataclass's type hints, so adding a field to a model
 is all it takes to read it. Problems carry a field path such as
 ``spec.containers[0].resources.requests.cpu``; kubesched.api.load adds file,
 line and object to them.
+
+A whole manifest (``decode_object``, ``decode_manifest``) is first checked against its
+v1.18 OpenAPI schema (kubesched.api.openapi.check): that check, not the model, says which
+fields exist, so a field the simulator does not model is no finding at all. A kind v1.18
+serves but the simulator does not model decodes (``decode_manifest``) to an
+:class:`~kubesched.api.inert.InertObject`.
 """
 
 from __future__ import annotations
@@ -16,16 +22,17 @@ import collections.abc
 import dataclasses
 import datetime as _dt
 import functools
-import re
 import types
 import typing
 from dataclasses import dataclass
 from typing import Any
 
 from kubesched.api.fields import json_name
-from kubesched.api.kinds import API_VERSIONS, KINDS
-from kubesched.api.meta import Time
-from kubesched.api.quantity import Quantity, QuantityError
+from kubesched.api.inert import InertObject
+from kubesched.api.kinds import KINDS, Resolved, resolve
+from kubesched.api.meta import ObjectMeta, Time
+from kubesched.api.openapi.check import check
+from kubesched.api.quantity import Quantity, parse_manifest_value
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +43,7 @@ class Problem:
     message: str
     warning: bool = False
     value: Any = None
+    code: str = ""
 
 
 class DecodeError(ValueError):
@@ -76,8 +84,9 @@ def _parse_time(value: Any) -> float:
 
 
 class _Decoder:
-    def __init__(self) -> None:
+    def __init__(self, report_unknown: bool = True) -> None:
         self.problems: list[Problem] = []
+        self.report_unknown = report_unknown
 
     def error(self, path: str, message: str, value: Any = None) -> None:
         self.problems.append(Problem(path, message, False, value))
@@ -121,7 +130,7 @@ class _Decoder:
                     self.error(_join(path, name), "Required value")
                 continue
             values[field.name] = self.value(hints[field.name], data[name], _join(path, name))
-        for key in data:
+        for key in data if self.report_unknown else ():
             if key not in known:
                 self.problems.append(Problem(_join(path, str(key)), "unknown field", True))
         return cls(**values)
@@ -149,7 +158,7 @@ class _Decoder:
             return data
         if hint is Quantity:
             try:
-                return _parse_quantity(data)
+                return parse_manifest_value(data)
             except (ValueError, ArithmeticError):
                 self.error(path, f"{_show(data)} is not a valid quantity", data)
                 return Quantity.parse("0")
@@ -177,23 +186,6 @@ class _Decoder:
         raise TypeError(f"no decoder for {hint!r}")
 
 
-_MAX_QUANTITY_TEXT = 64
-_EXPONENT_TAIL = re.compile(r"[eE]([+-]?[0-9]+)$")
-
-
-def _parse_quantity(data: Any) -> Quantity:
-    """``Quantity.parse`` with input bounds (no 10**10**9 from ``1e999999999``)."""
-    text = repr(data) if isinstance(data, float) else data
-    if isinstance(text, int) and not isinstance(text, bool):
-        text = str(text)
-    if not isinstance(text, str) or len(text) > _MAX_QUANTITY_TEXT:
-        raise QuantityError(f"{data!r} is not a valid quantity")
-    exponent = _EXPONENT_TAIL.search(text)
-    if exponent and abs(int(exponent.group(1))) > 60:
-        raise QuantityError(f"{data!r} is not a valid quantity")
-    return Quantity.parse(text)
-
-
 def _show(value: Any) -> str:
     return f'"{value}"' if isinstance(value, str) else repr(value)
 
@@ -205,32 +197,67 @@ def decode(cls: type, data: Any, path: str = "") -> tuple[Any, list[Problem]]:
     return obj, decoder.problems
 
 
-def kind_of(doc: Any) -> tuple[type | None, list[Problem]]:
-    """The model class for a manifest's ``apiVersion``/``kind``, or the problems."""
+def resolve_kind(doc: Any) -> tuple[Resolved | None, list[Problem]]:
+    """What a manifest's ``apiVersion``/``kind`` names, or the problems with them."""
     if not isinstance(doc, dict):
         return None, [Problem("(document)", f"must be an object, not {_describe(doc)}")]
     kind, version = doc.get("kind"), doc.get("apiVersion")
     if not isinstance(kind, str) or not kind:
         return None, [Problem("kind", "Required value")]
-    if kind not in KINDS:
-        return None, [Problem("kind", f'unsupported kind "{kind}" (supported: '
-                                      f'{", ".join(sorted(KINDS))})')]
     if not isinstance(version, str) or not version:
         return None, [Problem("apiVersion", "Required value")]
-    if version not in API_VERSIONS[kind]:
-        return None, [Problem("apiVersion", f'"{version}" is not a version of {kind} '
-                                            f'(use {" or ".join(API_VERSIONS[kind])})')]
-    return KINDS[kind], []
+    resolved = resolve(version, kind)
+    if resolved.error:
+        return None, [Problem(resolved.field, resolved.error)]
+    return resolved, []
+
+
+def _schema_problems(doc: dict, definition: str) -> list[Problem]:
+    return [Problem(path, message, warning, code=code) for path, message, warning, code
+            in check(doc, definition)]
+
+
+def _merge(first: list[Problem], second: list[Problem]) -> list[Problem]:
+    seen = {(p.path, p.message) for p in first}
+    return first + [p for p in second if (p.path, p.message) not in seen]
+
+
+def _decode_model(resolved: Resolved, doc: dict) -> tuple[Any, list[Problem]]:
+    decoder = _Decoder(report_unknown=False)
+    obj = decoder.dataclass(resolved.model, doc, "", skip=frozenset({"apiVersion", "kind"}))
+    return obj, _merge(_schema_problems(doc, resolved.definition), decoder.problems)
+
+
+def _decode_inert(resolved: Resolved, doc: dict) -> tuple[Any, list[Problem]]:
+    decoder = _Decoder(report_unknown=False)
+    meta = doc.get("metadata")
+    metadata = decoder.dataclass(ObjectMeta, meta, "metadata") if meta is not None else ObjectMeta()
+    body = {k: v for k, v in doc.items() if k not in ("apiVersion", "kind", "metadata")}
+    obj = InertObject(api_version=doc["apiVersion"], kind=doc["kind"], metadata=metadata, body=body,
+                      custom=resolved.custom)
+    found = [] if resolved.custom else _schema_problems(doc, resolved.definition)
+    return obj, _merge(found, decoder.problems)
 
 
 def decode_object(doc: Any) -> tuple[Any, list[Problem]]:
-    """Decode one manifest (any supported kind); ``None`` when its kind is unknown."""
-    cls, problems = kind_of(doc)
-    if cls is None:
+    """Decode one manifest of a modelled kind; ``None`` (and the problem) for any other kind."""
+    resolved, problems = resolve_kind(doc)
+    if resolved is None:
         return None, problems
-    decoder = _Decoder()
-    obj = decoder.dataclass(cls, doc, "", skip=frozenset({"apiVersion", "kind"}))
-    return obj, decoder.problems
+    if resolved.model is None:
+        return None, [Problem("kind", f'unsupported kind "{doc["kind"]}" (supported: '
+                                      f'{", ".join(sorted(KINDS))})')]
+    return _decode_model(resolved, doc)
+
+
+def decode_manifest(doc: Any) -> tuple[Any, list[Problem]]:
+    """Decode one manifest of any kind: a typed object, an InertObject, or ``None`` and why."""
+    resolved, problems = resolve_kind(doc)
+    if resolved is None:
+        return None, problems
+    if resolved.model is None:
+        return _decode_inert(resolved, doc)
+    return _decode_model(resolved, doc)
 
 
 def decode_strict(doc: Any) -> Any:

@@ -1,14 +1,17 @@
 """Loading a cluster from YAML manifests: read, decode, validate, default, expand.
 
 Upstream: no single counterpart. It plays ``kubectl apply -f`` (multi-document
-YAML, ``List`` documents, unknown fields as warnings) and the API server's
-create path (decode, validate, default, admission) and the workload
-controllers (kubesched.api.controllers) for a whole cluster at once.
+YAML, ``List`` and typed ``PodList``-style documents, the v1.18 OpenAPI check
+with unknown fields as warnings) and the API server's create path (decode,
+validate, default, admission) and the workload controllers
+(kubesched.api.controllers) for a whole cluster at once.
 
 Every finding is a :class:`LoadProblem` naming file, document, line, object and
 field path; the loader raises nothing but :class:`LoadError`. Documents of kind
 ``KubeSchedulerConfiguration`` and the scheduler's ``Policy`` (``apiVersion: v1``) are kept
-raw in ``config_documents``.
+raw in ``config_documents``. Objects of kinds the simulator does not model (ConfigMap, Role,
+Ingress, custom resources …) are validated and kept in ``inert``; ``inert_summary`` says so in
+one line.
 
 Document indexes are 0-based positions in the YAML stream (empty documents
 count, and are skipped).
@@ -16,14 +19,17 @@ count, and are skipped).
 
 from __future__ import annotations
 
+import dataclasses
 import pathlib
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional, Sequence
 
 from kubesched.api.controllers import expand
-from kubesched.api.decode import Problem, decode_object
-from kubesched.api.defaults import apply_defaults
+from kubesched.api.decode import Problem, decode_manifest
+from kubesched.api.defaults import apply_defaults, default_meta
+from kubesched.api.inert import InertObject
 from kubesched.api.kinds import is_namespaced
+from kubesched.api.openapi.schema import served
 from kubesched.api.validate import object_key, validate_cluster, validate_object
 from kubesched.api.yaml_source import MAX_SOURCE_BYTES, Document, read_documents
 
@@ -48,6 +54,7 @@ class LoadProblem:
     path: str
     message: str
     warning: bool = False
+    code: str = ""
 
     def subject(self) -> str:
         """``Pod default/web-1``, ``Node zone-a-1``, ``Pod (document 3)``, ``document 3``."""
@@ -60,7 +67,7 @@ class LoadProblem:
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}: " + ("warning: " if self.warning else "")
         path = f"{self.path}: " if self.path else ""
-        return f"{where}{self.subject()}: {path}{self.message}"
+        return one_line(f"{where}{self.subject()}: {path}{self.message}")
 
 
 class LoadError(Exception):
@@ -106,6 +113,11 @@ class LoadedCluster:
     config_documents: tuple[RawDocument, ...] = ()
     sources: tuple[str, ...] = ()
     origins: tuple[Origin, ...] = field(default=(), compare=False)
+    inert: tuple[InertObject, ...] = ()
+
+    def inert_summary(self) -> str:
+        """``kept 3 ConfigMap, 1 ServiceAccount: not used by kube-scheduler`` ("" when none)."""
+        return inert_summary(self.inert)
 
     def of_kind(self, cls: type) -> tuple[Any, ...]:
         """Every object of one model class, in order (``of_kind(Pod)``)."""
@@ -167,7 +179,8 @@ class _Entry:
             message = trap.message()
         kind, namespace, name = self.identity()
         self.problems.append(LoadProblem(self.file, self.doc.index, line or self.doc.line_of(path),
-                                         kind, namespace, name, path, message, problem.warning))
+                                         kind, namespace, name, path, message, problem.warning,
+                                         problem.code))
 
 
 def _split(source: int, file: str, doc: Document) -> tuple[list[_Entry], list[RawDocument]]:
@@ -175,13 +188,15 @@ def _split(source: int, file: str, doc: Document) -> tuple[list[_Entry], list[Ra
     data = doc.data
     if is_scheduler_config(data):
         return [], [RawDocument(file, doc.index, doc.line, data)]
-    if isinstance(data, dict) and data.get("kind") == LIST_KIND and "items" in data:
+    item_type = _list_item_type(data)
+    if item_type is not None:
         items = data["items"]
         if not isinstance(items, list):
             entry = _Entry(source, file, doc, "", data, decodable=False)
             entry.add(Problem("items", f"must be a list, not {type(items).__name__}"))
             return [entry], []
-        entries = [_Entry(source, file, doc, f"items[{i}]", item) for i, item in enumerate(items)]
+        entries = [_Entry(source, file, doc, f"items[{i}]", _typed(item, item_type))
+                   for i, item in enumerate(items)]
         return entries, []
     return [_Entry(source, file, doc, "", data)], []
 
@@ -192,10 +207,30 @@ def is_scheduler_config(data: Any) -> bool:
         data.get("kind") == POLICY_KIND and data.get("apiVersion") in POLICY_API_VERSIONS))
 
 
+def _list_item_type(data: Any) -> Optional[tuple[str, str]]:
+    """``("", "")`` for ``kind: List``; (apiVersion, kind) of a typed list's items; else None."""
+    if not isinstance(data, dict) or "items" not in data or not isinstance(data.get("kind"), str):
+        return None
+    kind, version = data["kind"], data.get("apiVersion")
+    if kind == LIST_KIND:
+        return "", ""
+    if kind.endswith(LIST_KIND) and isinstance(version, str) and (version, kind[:-4]) in served():
+        return version, kind[:-4]
+    return None
+
+
+def _typed(item: Any, item_type: tuple[str, str]) -> Any:
+    """An item of a ``PodList`` (the API leaves out its apiVersion and kind) made whole."""
+    version, kind = item_type
+    if not kind or not isinstance(item, dict):
+        return item
+    return {"apiVersion": version, "kind": kind, **item}
+
+
 def _decode(entry: _Entry) -> None:
     if not entry.decodable:
         return
-    obj, problems = decode_object(entry.data)
+    obj, problems = decode_manifest(entry.data)
     for problem in problems:
         entry.add(problem)
     for path, message, line in entry.doc.key_errors:
@@ -256,8 +291,11 @@ def _load(named_texts: Sequence[tuple[str, Optional[str], Optional[LoadProblem]]
     return _build(decoded, ordered, configs, tuple(f for f, _, _ in named_texts))
 
 
-def _build(decoded: list[_Entry], warnings: list[LoadProblem], configs: list[RawDocument],
+def _build(entries: list[_Entry], warnings: list[LoadProblem], configs: list[RawDocument],
            sources: tuple[str, ...]) -> LoadedCluster:
+    inert = tuple(dataclasses.replace(e.obj, metadata=default_meta(e.obj.metadata, e.obj.KIND, str(i)))
+                  for i, e in enumerate(entries) if isinstance(e.obj, InertObject))
+    decoded = [e for e in entries if not isinstance(e.obj, InertObject)]
     objects = apply_defaults([e.obj for e in decoded])
     expanded = expand(objects)
     seen: dict[tuple[str, str, str], int] = {}
@@ -273,7 +311,30 @@ def _build(decoded: list[_Entry], warnings: list[LoadProblem], configs: list[Raw
         raise LoadError(warnings + errors)
     origins = tuple(Origin(decoded[i].file, decoded[i].doc.index, decoded[i].line, decoded[i].prefix)
                     for _, i in expanded)
-    return LoadedCluster(tuple(o for o, _ in expanded), tuple(warnings), tuple(configs), sources, origins)
+    return LoadedCluster(tuple(o for o, _ in expanded), tuple(warnings), tuple(configs), sources, origins,
+                         inert)
+
+
+def inert_summary(objects: Iterable[InertObject]) -> str:
+    """One line naming the kept kinds with their counts, in first-seen order."""
+    counts: dict[str, int] = {}
+    custom: set[str] = set()
+    for obj in objects:
+        counts[obj.kind] = counts.get(obj.kind, 0) + 1
+        if obj.custom:
+            custom.add(obj.kind)
+    if not counts:
+        return ""
+    kinds = ", ".join(f"{n} {kind}" + (" (custom resource, not checked)" if kind in custom else "")
+                      for kind, n in counts.items())
+    return one_line(f"kept {kinds}: not used by kube-scheduler")
+
+
+def one_line(text: str) -> str:
+    """``text`` with line breaks and other control characters escaped (one problem, one line)."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
 
 def _unexpected(file: str, err: BaseException) -> LoadError:

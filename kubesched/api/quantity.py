@@ -131,3 +131,29 @@ def canonical(amount: Fraction, fmt: str) -> str:
     if fmt == DECIMAL_EXPONENT:
         return f"{mantissa}" if exp == 0 else f"{mantissa}e{exp}"
     return f"{mantissa}{_DECIMAL_SUFFIX[exp]}"
+
+
+_MAX_INPUT_TEXT = 64
+_EXPONENT_TAIL = re.compile(r"[eE]([+-]?[0-9]+)$")
+
+
+def parse_manifest_value(data: object) -> Quantity:
+    """A manifest's quantity (text or YAML number), bounded: no 10**10**9 from ``1e999999999``."""
+    text = repr(data) if isinstance(data, float) else data
+    if isinstance(text, int) and not isinstance(text, bool):
+        text = str(text)
+    if not isinstance(text, str) or len(text) > _MAX_INPUT_TEXT:
+        raise QuantityError(f"{data!r} is not a valid quantity")
+    exponent = _EXPONENT_TAIL.search(text)
+    if exponent and abs(int(exponent.group(1))) > 60:
+        raise QuantityError(f"{data!r} is not a valid quantity")
+    return Quantity.parse(text)
+
+
+def is_manifest_quantity(data: object) -> bool:
+    try:
+        parse_manifest_value(data)
+    except (ValueError, ArithmeticError):
+        return False
+    return True
+

@@ -13,9 +13,9 @@ the whole cluster: references and duplicates. Field-level rules live in
 :mod:`kubesched.api.validate_selectors` and :mod:`kubesched.api.validate_pod`.
 
 Deviation: runs on decoded objects before defaulting (upstream defaults first),
-so values defaulting fills in are accepted. The API server does not check that
-a pod's PVC exists (the scheduler reports it later); a simulated cluster is
-closed, so a missing claim is reported here as ``Not found``.
+so values defaulting fills in are accepted. As upstream, a pod's PVC need not
+exist: the scheduler's podPassesBasicChecks reports ``persistentvolumeclaim "X"
+not found`` when it tries the pod.
 """
 
 from __future__ import annotations
@@ -240,7 +240,7 @@ def _pod_specs(obj: Any) -> list[tuple[str, core.PodSpec]]:
 
 
 def validate_cluster(objects: Sequence[Any]) -> list[tuple[int, Problem]]:
-    """Duplicates, PVC and PriorityClass references, at most one globalDefault.
+    """Duplicates, PriorityClass references, at most one globalDefault.
 
     Returns ``(index into objects, problem)`` pairs.
     """
@@ -251,7 +251,6 @@ def validate_cluster(objects: Sequence[Any]) -> list[tuple[int, Problem]]:
         if key[2] and key in seen:
             out.append((i, fe.duplicate("metadata.name", key[2])))
         seen.setdefault(key, i)
-    claims = {(k[1], k[2]) for k in seen if k[0] == "PersistentVolumeClaim"}
     classes = {k[2] for k in seen if k[0] == "PriorityClass"} | set(scheduling.BUILTIN_PRIORITIES)
     defaults = 0
     for i, obj in enumerate(objects):
@@ -260,23 +259,14 @@ def validate_cluster(objects: Sequence[Any]) -> list[tuple[int, Problem]]:
             if defaults > 1:
                 out.append((i, fe.forbidden("globalDefault", "only one PriorityClass can be marked "
                                                              "as globalDefault")))
-        namespace = object_key(obj)[1]
         for path, spec in _pod_specs(obj):
-            out += [(i, p) for p in _spec_references(spec, path, namespace, claims, classes)]
+            out += [(i, p) for p in _spec_references(spec, path, classes)]
     return out
 
 
-def _spec_references(spec: core.PodSpec, path: str, namespace: str,
-                     claims: set[tuple[str, str]], classes: set[str]) -> Problems:
-    out: Problems = []
+def _spec_references(spec: core.PodSpec, path: str, classes: set[str]) -> Problems:
     name = spec.priority_class_name
     if name and name not in classes:
-        out.append(fe.not_found(f"{path}.priorityClassName", name,
-                                f"no PriorityClass with name {name} was found"))
-    for j, vol in enumerate(spec.volumes):
-        claim = vol.persistent_volume_claim
-        if claim is not None and claim.claim_name and (namespace, claim.claim_name) not in claims:
-            out.append(fe.not_found(f"{path}.volumes[{j}].persistentVolumeClaim.claimName",
-                                    claim.claim_name, f'persistentvolumeclaim "{claim.claim_name}" '
-                                                      f'not found in namespace "{namespace}"'))
-    return out
+        return [fe.not_found(f"{path}.priorityClassName", name,
+                             f"no PriorityClass with name {name} was found")]
+    return []

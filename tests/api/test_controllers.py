@@ -26,6 +26,8 @@ TEMPLATE = {"metadata": {"labels": {"app": "web"}, "annotations": {"note": "x"}}
 def workload(kind: str, replicas: int | None = 2, namespace: str | None = None) -> dict:
     api = "v1" if kind == "ReplicationController" else "apps/v1"
     spec: dict = {"template": TEMPLATE}
+    if kind == "StatefulSet":
+        spec["serviceName"] = "web"
     if replicas is not None:
         spec["replicas"] = replicas
     spec["selector"] = {"app": "web"} if kind == "ReplicationController" else {"matchLabels": {"app": "web"}}
@@ -97,7 +99,7 @@ def test_existing_pods_count_towards_replicas() -> None:
     owned = {"apiVersion": "v1", "kind": "Pod",
              "metadata": {"name": "web-old", "labels": {"app": "web"},
                           "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "web",
-                                               "controller": True}]},
+                                               "uid": "u1", "controller": True}]},
              "spec": {"containers": [{"name": "c"}]}}
     names = [p.metadata.name for p in load(dump(rs, owned)).of_kind(Pod)]
     assert len(names) == 2 and "web-old" in names
@@ -107,7 +109,7 @@ def test_deployment_with_existing_replica_set_adds_none() -> None:
     deploy = workload("Deployment", 2)
     rs = workload("ReplicaSet", 0)
     rs["metadata"] = {"name": "web-abc", "ownerReferences": [
-        {"apiVersion": "apps/v1", "kind": "Deployment", "name": "web", "controller": True}]}
+        {"apiVersion": "apps/v1", "kind": "Deployment", "name": "web", "uid": "u2", "controller": True}]}
     cluster = load(dump(deploy, rs))
     assert [type(o).__name__ for o in cluster.objects] == ["Deployment", "ReplicaSet"]
 

@@ -68,7 +68,7 @@ def test_decode_object_and_strict() -> None:
     ([], [Problem("(document)", "must be an object, not a list")]),
     ({"apiVersion": "v1"}, [Problem("kind", "Required value")]),
     ({"kind": "Pod"}, [Problem("apiVersion", "Required value")]),
-    ({"kind": "Pod", "apiVersion": "v2"}, [Problem("apiVersion", '"v2" is not a version of Pod (use v1)')]),
+    ({"kind": "Pod", "apiVersion": "v2"}, [Problem("apiVersion", '"v2" is not a version of Pod in Kubernetes v1.18; use v1')]),
 ])
 def test_kind_problems(doc: object, want: list[Problem]) -> None:
     assert decode_object(doc) == (None, want)

@@ -52,13 +52,24 @@ def test_load_error_lists_errors_and_warnings_in_line_order() -> None:
     assert str(info.value).splitlines()[0] == "1 error(s) in the cluster manifests:"
 
 
-def test_unknown_fields_are_warnings() -> None:
-    cluster = load(POD.replace("    image: nginx\n", "    image: nginx\n    livenessProbe: {}\n")
+def test_fields_of_v1_18_the_model_lacks_are_no_finding() -> None:
+    cluster = load(POD.replace("    image: nginx\n", "    image: nginx\n    imagePullPolicy: Always\n")
                    + "status:\n  podIPs: []\n")
+    assert cluster.warnings == ()
+
+
+def test_unknown_and_newer_fields_are_told_apart() -> None:
+    cluster = load(POD.replace("    image: nginx\n", "    image: nginx\n    imagePullPolicyy: Always\n")
+                   + "  schedulingGates: [{name: wait}]\nstatus:\n  hostIPs: []\n")
     assert [str(w) for w in cluster.warnings] == [
-        "cluster.yaml:9: warning: Pod default/web-1: spec.containers[0].livenessProbe: unknown field",
-        "cluster.yaml:11: warning: Pod default/web-1: status.podIPs: unknown field",
+        'cluster.yaml:9: warning: Pod default/web-1: spec.containers[0].imagePullPolicyy: unknown field '
+        '(did you mean "imagePullPolicy"?)',
+        "cluster.yaml:10: warning: Pod default/web-1: spec.schedulingGates: field is not in Kubernetes v1.18 "
+        "(added in 1.26)",
+        "cluster.yaml:12: warning: Pod default/web-1: status.hostIPs: field is not in Kubernetes v1.18 "
+        "(added in 1.28)",
     ]
+    assert [w.code for w in cluster.warnings] == ["unknown-field", "newer-field", "newer-field"]
     assert len(cluster.of_kind(Pod)) == 1
 
 
@@ -66,12 +77,19 @@ def test_unknown_fields_are_warnings() -> None:
     ("kind: Pod\nmetadata: {name: a}\n", ["cluster.yaml:1: Pod default/a: apiVersion: Required value"]),
     ("apiVersion: v1\nmetadata: {name: a}\n", ["cluster.yaml:1: document 0: kind: Required value"]),
     ("apiVersion: v1\nkind: Gadget\nmetadata: {name: a}\n",
-     ['cluster.yaml:2: Gadget default/a: kind: unsupported kind "Gadget" (supported: CSINode, CronJob, '
-      'DaemonSet, Deployment, Endpoints, Event, Job, Lease, Namespace, Node, PersistentVolume, '
-      'PersistentVolumeClaim, Pod, PodDisruptionBudget, PriorityClass, ReplicaSet, ReplicationController, '
-      'Service, StatefulSet, StorageClass)']),
-    ("apiVersion: apps/v1\nkind: Pod\nmetadata: {name: a}\nspec: {containers: [{name: c}]}\n",
-     ['cluster.yaml:1: Pod default/a: apiVersion: "apps/v1" is not a version of Pod (use v1)']),
+     ['cluster.yaml:2: Gadget default/a: kind: unknown kind "Gadget" in v1']),
+    ("apiVersion: apps/v1\nkind: Deploymnet\nmetadata: {name: a}\n",
+     ['cluster.yaml:2: Deploymnet default/a: kind: unknown kind "Deploymnet" in apps/v1 (did you mean '
+      '"Deployment"?)']),
+    ("apiVersion: apps/v1\nkind: Pod\nmetadata: {name: a}\nspec: {containers: [{name: c, image: i}]}\n",
+     ['cluster.yaml:1: Pod default/a: apiVersion: "apps/v1" is not a version of Pod in Kubernetes v1.18; '
+      'use v1']),
+    ("apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: a}\n",
+     ['cluster.yaml:1: PodDisruptionBudget default/a: apiVersion: policy/v1 PodDisruptionBudget is not in '
+      'Kubernetes v1.18 (added in 1.21); use policy/v1beta1']),
+    ("apiVersion: extensions/v1beta1\nkind: Deployment\nmetadata: {name: a}\n",
+     ['cluster.yaml:1: Deployment default/a: apiVersion: extensions/v1beta1 Deployment is not served by '
+      'Kubernetes v1.18 (removed in 1.16); use apps/v1']),
     ("- 1\n- 2\n", ["cluster.yaml:1: document 0: must be an object, not a list"]),
     ("just text\n", ["cluster.yaml:1: document 0: must be an object, not a string"]),
     ("apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec: {containers: {name: c}}\n",
@@ -177,13 +195,7 @@ metadata:
 """
 
 
-WANT_LIST_WARNINGS = [
-    "cluster.yaml:20: warning: Pod default/web-5d8f6c7b9-x2x7q: items[0].metadata.selfLink: unknown field",
-    "cluster.yaml:25: warning: Pod default/web-5d8f6c7b9-x2x7q: items[0].spec.containers[0].imagePullPolicy: "
-    "unknown field",
-    "cluster.yaml:31: warning: Pod default/web-5d8f6c7b9-x2x7q: items[0].spec.dnsPolicy: unknown field",
-    "cluster.yaml:32: warning: Pod default/web-5d8f6c7b9-x2x7q: items[0].spec.enableServiceLinks: unknown field",
-]
+WANT_LIST_WARNINGS: list[str] = []  # selfLink, imagePullPolicy, dnsPolicy, enableServiceLinks are v1.18 fields
 
 
 def test_kubectl_list() -> None:
