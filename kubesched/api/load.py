@@ -31,6 +31,7 @@ from kubesched.api.inert import InertObject
 from kubesched.api.kinds import is_namespaced
 from kubesched.api.openapi.schema import served
 from kubesched.api.validate import object_key, validate_cluster, validate_object
+from kubesched.api.validate_manifest import validate_manifest
 from kubesched.api.yaml_source import MAX_SOURCE_BYTES, Document, read_documents
 
 CONFIG_KIND = "KubeSchedulerConfiguration"
@@ -240,10 +241,10 @@ def _decode(entry: _Entry) -> None:
     if obj is None:
         return
     entry.obj = obj
-    reported = {p.path for p in entry.problems if not p.warning}
-    for problem in validate_object(obj):
-        if entry.full(problem.path) not in reported:
-            entry.add(problem)
+    if any(not p.warning for p in entry.problems):
+        return  # shape and schema errors first: rules on a half-read object would mislead
+    for problem in validate_object(obj) + validate_manifest(entry.data):
+        entry.add(problem)
 
 
 # ---------------------------------------------------------------- public API

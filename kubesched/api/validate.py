@@ -25,17 +25,25 @@ from typing import Any, Callable, Optional, Sequence
 
 from kubesched.api import apps, batch, core, policy, scheduling
 from kubesched.api import field_errors as fe
-from kubesched.api.decode import Problem
+from kubesched.api.decode import Problem, decode
+from kubesched.api.inert import InertObject
 from kubesched.api.kinds import is_namespaced
 from kubesched.api.labels import label_selector_as_selector
 from kubesched.api.meta import IntOrString, LabelSelector
-from kubesched.api.validate_pod import (validate_nonnegative, validate_pod_spec,
-                                        validate_preemption_policy)
+from kubesched.api.validate_manifest import TEMPLATE_PATHS
+from kubesched.api.validate_pod import (RESTART_POLICIES, validate_nonnegative, validate_pod_spec,
+                                        validate_preemption_policy, validate_restart_policy)
 from kubesched.api.validate_selectors import (validate_label_selector, validate_object_meta,
                                               validate_taints)
 
 Problems = list[Problem]
 PERCENT_FMT = "[0-9]+%"
+TEMPLATE_RESTART_POLICIES = {"Job": ("OnFailure", "Never"), "CronJob": ("OnFailure", "Never"),
+                             "PodTemplate": RESTART_POLICIES}
+"""ValidateJobSpec; every other controller's template must be ``Always``
+(ValidatePodTemplateSpecForReplicaSet, ValidatePodTemplateSpecForRC, ValidateStatefulSetSpec,
+ValidateDaemonSetSpec)."""
+DEFAULT_PRIORITY = 0  # DefaultPriorityWhenNoDefaultClassExists
 MAX_REPLICAS = 5000
 """Deviation: a simulated cluster expands replicas into pods up front, so it caps them."""
 
@@ -101,7 +109,34 @@ def _selector_and_template(obj: Any) -> Problems:
         elif not _selector_matches(spec.selector, labels):
             out.append(fe.invalid("spec.template.metadata.labels", dict(labels),
                                   "`selector` does not match template `labels`"))
-    return out + validate_pod_spec(template.spec, "spec.template.spec")
+    return out + validate_template_spec(obj.KIND, template.spec, "spec.template.spec")
+
+
+def validate_template_spec(kind: str, spec: core.PodSpec, path: str) -> Problems:
+    """A controller's pod template: the pod-spec rules and the kind's restart policies."""
+    out = validate_pod_spec(spec, path)
+    policy = spec.restart_policy or "Always"
+    if policy in RESTART_POLICIES:
+        supported = TEMPLATE_RESTART_POLICIES.get(kind, ("Always",))
+        out += validate_restart_policy(policy, f"{path}.restartPolicy", supported)
+    return out
+
+
+def _inert(obj: InertObject) -> Problems:
+    """An unmodelled controller (DaemonSet, Job, CronJob, PodTemplate): its pod template."""
+    keys = TEMPLATE_PATHS.get(obj.kind)
+    if obj.custom or not keys or obj.kind == "Pod":
+        return []
+    template: Any = obj.body
+    for key in keys[:-1]:
+        template = template.get(key) if isinstance(template, dict) else None
+    if not isinstance(template, dict):
+        return []
+    path = ".".join(keys[:-1])
+    decoded, problems = decode(core.PodTemplateSpec, template, path)
+    if any(not p.warning for p in problems):
+        return []  # the OpenAPI check has reported the shape errors
+    return validate_template_spec(obj.kind, decoded.spec, f"{path}.spec")
 
 
 RESTART_ALWAYS = ("Always",)
@@ -218,6 +253,7 @@ _RULES: dict[type, Callable[[Any], Problems]] = {
     batch.CronJob: _cron_job,
     scheduling.PriorityClass: _priority_class,
     policy.PodDisruptionBudget: _pdb,
+    InertObject: _inert,
 }
 
 
@@ -239,6 +275,16 @@ def _pod_specs(obj: Any) -> list[tuple[str, core.PodSpec]]:
     return []
 
 
+def _priority_values(objects: Sequence[Any]) -> dict[str, int]:
+    """Class name → value (builtin classes too); ``""`` → the globalDefault's value, if any."""
+    classes = [o for o in objects if isinstance(o, scheduling.PriorityClass)]
+    values = {**scheduling.BUILTIN_PRIORITIES, **{pc.metadata.name: pc.value for pc in classes}}
+    default = max((pc.value for pc in classes if pc.global_default), default=None)
+    if default is not None:
+        values[""] = default
+    return values
+
+
 def validate_cluster(objects: Sequence[Any]) -> list[tuple[int, Problem]]:
     """Duplicates, PriorityClass references, at most one globalDefault.
 
@@ -251,7 +297,7 @@ def validate_cluster(objects: Sequence[Any]) -> list[tuple[int, Problem]]:
         if key[2] and key in seen:
             out.append((i, fe.duplicate("metadata.name", key[2])))
         seen.setdefault(key, i)
-    classes = {k[2] for k in seen if k[0] == "PriorityClass"} | set(scheduling.BUILTIN_PRIORITIES)
+    values = _priority_values(objects)
     defaults = 0
     for i, obj in enumerate(objects):
         if isinstance(obj, scheduling.PriorityClass) and obj.global_default:
@@ -260,13 +306,23 @@ def validate_cluster(objects: Sequence[Any]) -> list[tuple[int, Problem]]:
                 out.append((i, fe.forbidden("globalDefault", "only one PriorityClass can be marked "
                                                              "as globalDefault")))
         for path, spec in _pod_specs(obj):
-            out += [(i, p) for p in _spec_references(spec, path, classes)]
+            out += [(i, p) for p in _spec_references(spec, path, values, isinstance(obj, core.Pod))]
     return out
 
 
-def _spec_references(spec: core.PodSpec, path: str, classes: set[str]) -> Problems:
+def _spec_references(spec: core.PodSpec, path: str, values: dict[str, int], is_pod: bool) -> Problems:
+    """Priority admission: the class exists, and a given ``spec.priority`` is the class's value."""
     name = spec.priority_class_name
-    if name and name not in classes:
+    if name and name not in values:
+        if is_pod and spec.priority is not None:
+            return [Problem(f"{path}.priorityClassName", f'PriorityClass "{name}" is not in the input; '
+                            f"the pod keeps its spec.priority {spec.priority} (admitted before)", True,
+                            code="priority-class-missing")]
         return [fe.not_found(f"{path}.priorityClassName", name,
                              f"no PriorityClass with name {name} was found")]
+    computed = values.get(name, values.get("", DEFAULT_PRIORITY)) if name else values.get("", DEFAULT_PRIORITY)
+    if is_pod and spec.priority is not None and spec.priority != computed:
+        return [fe.forbidden(f"{path}.priority", f"the integer value of priority ({spec.priority}) must not "
+                             f"be provided in pod spec; priority admission controller computed {computed} "
+                             "from the given PriorityClass name")]
     return []

@@ -6,8 +6,8 @@ ValidateNonnegativeQuantity, validateVolumes, validateTopologySpreadConstraints,
 ValidateMaxSkew, ValidateTopologyKey, ValidateWhenUnsatisfiable,
 ValidateSpreadConstraintNotRepeat, ValidatePreemptionPolicy).
 
-Deviation: runs before defaulting, so an empty ``protocol`` (defaulted to TCP)
-is accepted.
+Deviation: runs before defaulting, so an empty ``protocol`` (defaulted to TCP),
+``restartPolicy`` (Always) or ``hostPort`` under hostNetwork (the containerPort) is accepted.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from kubesched.api.validate_selectors import (validate_affinity, validate_label_
 WHEN_UNSATISFIABLE = ("DoNotSchedule", "ScheduleAnyway")
 PREEMPTION_POLICIES = (scheduling.PREEMPT_LOWER_PRIORITY, scheduling.PREEMPT_NEVER)
 PORT_PROTOCOLS = ("SCTP", "TCP", "UDP")  # sets.String.List() order upstream
+RESTART_POLICIES = ("Always", "OnFailure", "Never")
 
 Problems = list[Problem]
 
@@ -80,9 +81,29 @@ def validate_containers(containers: Iterable[core.Container], path: str) -> Prob
             if c.name in names:
                 out.append(fe.duplicate(f"{p}.name", c.name))
             names.add(c.name)
+        if not c.image:
+            out.append(fe.required(f"{p}.image"))
         out += validate_container_ports(c.ports, f"{p}.ports")
         out += validate_resource_requirements(c.resources, f"{p}.resources")
     return out
+
+
+def validate_host_network(spec: core.PodSpec, path: str) -> Problems:
+    """``validateHostNetwork``: under hostNetwork a set hostPort equals its containerPort."""
+    if not spec.host_network:
+        return []
+    return [fe.invalid(f"{path}.containers[{i}].ports[{j}].containerPort", port.container_port,
+                       "must match `hostPort` when `hostNetwork` is true")
+            for i, c in enumerate(spec.containers) for j, port in enumerate(c.ports)
+            if port.host_port and port.host_port != port.container_port]
+
+
+def validate_restart_policy(policy: str, path: str, supported: tuple[str, ...] = RESTART_POLICIES) -> Problems:
+    """``validateRestartPolicy``, or a workload's narrower set (``Always`` for ReplicaSets, …)."""
+    effective = policy or "Always"
+    if effective in supported:
+        return []
+    return [fe.not_supported(path, effective, supported)]
 
 
 def validate_volumes(volumes: Iterable[core.Volume], path: str) -> Problems:
@@ -150,6 +171,8 @@ def validate_pod_spec(spec: core.PodSpec, path: str = "spec") -> Problems:
     out += validate_topology_spread_constraints(spec.topology_spread_constraints,
                                                 f"{path}.topologySpreadConstraints")
     out += validate_preemption_policy(spec.preemption_policy, f"{path}.preemptionPolicy")
+    out += validate_restart_policy(spec.restart_policy, f"{path}.restartPolicy")
+    out += validate_host_network(spec, path)
     if spec.priority_class_name:
         out += [fe.invalid(f"{path}.priorityClassName", spec.priority_class_name, m)
                 for m in fe.is_dns1123_subdomain(spec.priority_class_name)]

@@ -31,7 +31,7 @@ def workload(kind: str, replicas: int | None = 2, namespace: str | None = None) 
     if replicas is not None:
         spec["replicas"] = replicas
     spec["selector"] = {"app": "web"} if kind == "ReplicationController" else {"matchLabels": {"app": "web"}}
-    meta = {"name": "web"} if namespace is None else {"name": "web", "namespace": namespace}
+    meta = {"name": "web", "image": "i"} if namespace is None else {"name": "web", "namespace": namespace}
     return {"apiVersion": api, "kind": kind, "metadata": meta, "spec": spec}
 
 
@@ -100,7 +100,7 @@ def test_existing_pods_count_towards_replicas() -> None:
              "metadata": {"name": "web-old", "labels": {"app": "web"},
                           "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "web",
                                                "uid": "u1", "controller": True}]},
-             "spec": {"containers": [{"name": "c"}]}}
+             "spec": {"containers": [{"name": "c", "image": "i"}]}}
     names = [p.metadata.name for p in load(dump(rs, owned)).of_kind(Pod)]
     assert len(names) == 2 and "web-old" in names
 
@@ -117,7 +117,8 @@ def test_deployment_with_existing_replica_set_adds_none() -> None:
 def test_taken_names_are_skipped() -> None:
     rs = load(dump(workload("ReplicaSet", 1))).objects[0]
     first, second = next_pod_for(rs, 0).metadata.name, next_pod_for(rs, 1).metadata.name
-    clash = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": first}, "spec": {"containers": [{"name": "c"}]}}
+    clash = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": first},
+             "spec": {"containers": [{"name": "c", "image": "i"}]}}
     cluster = load(dump(clash, workload("ReplicaSet", 1)))
     assert [p.metadata.name for p in cluster.of_kind(Pod)] == [first, second]
 

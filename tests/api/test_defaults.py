@@ -24,7 +24,7 @@ def loaded_pod(*docs: dict) -> Pod:
 
 
 def test_pod_defaults() -> None:
-    p = loaded_pod(pod({"containers": [{"name": "c", "ports": [{"containerPort": 80}]}]}))
+    p = loaded_pod(pod({"containers": [{"name": "c", "image": "i", "ports": [{"containerPort": 80}]}]}))
     assert (p.metadata.namespace, p.spec.scheduler_name, p.spec.termination_grace_period_seconds,
             p.spec.restart_policy, p.status.phase, p.spec.priority, p.spec.preemption_policy,
             p.spec.containers[0].ports[0].protocol) == (
@@ -33,9 +33,9 @@ def test_pod_defaults() -> None:
 
 def test_explicit_values_are_kept() -> None:
     p = loaded_pod(pod({"schedulerName": "my-scheduler", "terminationGracePeriodSeconds": 0,
-                        "nodeName": "n1", "priority": 5}, namespace="team-a"))
+                        "nodeName": "n1", "priority": 0}, namespace="team-a"))
     assert (p.metadata.namespace, p.spec.scheduler_name, p.spec.termination_grace_period_seconds,
-            p.spec.priority, p.status.phase) == ("team-a", "my-scheduler", 0, 5, "Pending")
+            p.spec.priority, p.status.phase) == ("team-a", "my-scheduler", 0, 0, "Pending")
 
 
 def test_phase_from_manifest_is_kept() -> None:
@@ -70,7 +70,7 @@ def test_priority_admission(name: str, classes: list[dict], pod_class: str | Non
 
 
 def test_priority_class_defaults() -> None:
-    cluster = load(dump({**PC, "metadata": {"name": "a"}, "value": 3}))
+    cluster = load(dump({**PC, "metadata": {"name": "a", "image": "i"}, "value": 3}))
     (pc,) = cluster.of_kind(PriorityClass)
     assert (pc.preemption_policy, pc.metadata.namespace) == ("PreemptLowerPriority", "")
 

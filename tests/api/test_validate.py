@@ -65,37 +65,37 @@ CASES = [
      [f'Pod default/p: metadata.labels.a: Invalid value: "-x": {LABEL_VALUE}']),
     ("annotation key", [pod(annotations={"a b": "x"})],
      [f'Pod default/p: metadata.annotations.a b: Invalid value: "a b": {NAME_PART}']),
-    ("missing containers", [{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {}}],
+    ("missing containers", [{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "image": "i"}, "spec": {}}],
      ["Pod default/p: spec.containers: Required value"]),
     ("empty containers", [pod({"containers": []})], ["Pod default/p: spec.containers: Required value"]),
     ("container without name", [pod({"containers": [{"image": "x"}]})],
      ["Pod default/p: spec.containers[0].name: Required value"]),
-    ("container name not a DNS label", [pod({"containers": [{"name": "Web"}]})],
+    ("container name not a DNS label", [pod({"containers": [{"name": "Web", "image": "i"}]})],
      [f'Pod default/p: spec.containers[0].name: Invalid value: "Web": {DNS_LABEL}']),
-    ("duplicate container names", [pod({"containers": [{"name": "a"}, {"name": "a"}]})],
+    ("duplicate container names", [pod({"containers": [{"name": "a", "image": "i"}, {"name": "a", "image": "i"}]})],
      ['Pod default/p: spec.containers[1].name: Duplicate value: "a"']),
-    ("invalid quantity", [pod({"containers": [{"name": "c", "resources": {"requests": {"cpu": "12x"}}}]})],
+    ("invalid quantity", [pod({"containers": [{"name": "c", "image": "i", "resources": {"requests": {"cpu": "12x"}}}]})],
      ['Pod default/p: spec.containers[0].resources.requests.cpu: "12x" is not a valid quantity']),
-    ("negative quantity", [pod({"containers": [{"name": "c", "resources": {"requests": {"cpu": "-1"}}}]})],
+    ("negative quantity", [pod({"containers": [{"name": "c", "image": "i", "resources": {"requests": {"cpu": "-1"}}}]})],
      ['Pod default/p: spec.containers[0].resources.requests.cpu: Invalid value: "-1": must be greater than '
       'or equal to 0']),
-    ("request above limit", [pod({"containers": [{"name": "c", "resources": {
+    ("request above limit", [pod({"containers": [{"name": "c", "image": "i", "resources": {
         "requests": {"cpu": "2"}, "limits": {"cpu": "1"}}}]})],
      ['Pod default/p: spec.containers[0].resources.requests.cpu: Invalid value: "2": must be less than or '
       'equal to cpu limit']),
-    ("container port zero", [pod({"containers": [{"name": "c", "ports": [{"containerPort": 0}]}]})],
+    ("container port zero", [pod({"containers": [{"name": "c", "image": "i", "ports": [{"containerPort": 0}]}]})],
      ["Pod default/p: spec.containers[0].ports[0].containerPort: Required value"]),
-    ("container port out of range", [pod({"containers": [{"name": "c", "ports": [{"containerPort": 70000}]}]})],
+    ("container port out of range", [pod({"containers": [{"name": "c", "image": "i", "ports": [{"containerPort": 70000}]}]})],
      ["Pod default/p: spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and "
       "65535, inclusive"]),
-    ("host port out of range", [pod({"containers": [{"name": "c", "ports": [
+    ("host port out of range", [pod({"containers": [{"name": "c", "image": "i", "ports": [
         {"containerPort": 80, "hostPort": -1}]}]})],
      ["Pod default/p: spec.containers[0].ports[0].hostPort: Invalid value: -1: must be between 1 and 65535, "
       "inclusive"]),
-    ("protocol", [pod({"containers": [{"name": "c", "ports": [{"containerPort": 80, "protocol": "ICMP"}]}]})],
+    ("protocol", [pod({"containers": [{"name": "c", "image": "i", "ports": [{"containerPort": 80, "protocol": "ICMP"}]}]})],
      ['Pod default/p: spec.containers[0].ports[0].protocol: Unsupported value: "ICMP": supported values: '
       '"SCTP", "TCP", "UDP"']),
-    ("init container checked too", [pod({"initContainers": [{"name": "I"}]})],
+    ("init container checked too", [pod({"initContainers": [{"name": "I", "image": "i"}]})],
      [f'Pod default/p: spec.initContainers[0].name: Invalid value: "I": {DNS_LABEL}']),
     ("node selector value", [pod({"nodeSelector": {"disk": "ssd!"}})],
      [f'Pod default/p: spec.nodeSelector.disk: Invalid value: "ssd!": {LABEL_VALUE}']),
@@ -200,14 +200,14 @@ def test_rule(name: str, docs: list[dict], want: list[str]) -> None:
 
 
 PC = {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass"}
-PVC = {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "data"},
+PVC = {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "data", "image": "i"},
        "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}}}
 CLAIM = {"volumes": [{"name": "v", "persistentVolumeClaim": {"claimName": "data"}}]}
-RS = {"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "rs"}}
-TEMPLATE = {"metadata": {"labels": {"app": "a"}}, "spec": {"containers": [{"name": "c"}]}}
+RS = {"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "rs", "image": "i"}}
+TEMPLATE = {"metadata": {"labels": {"app": "a"}}, "spec": {"containers": [{"name": "c", "image": "i"}]}}
 
 CLUSTER_CASES = [
-    ("priority class declared", [{**PC, "metadata": {"name": "high"}, "value": 10},
+    ("priority class declared", [{**PC, "metadata": {"name": "high", "image": "i"}, "value": 10},
                                  pod({"priorityClassName": "high"})], []),
     ("built-in priority class", [pod({"priorityClassName": "system-node-critical"})], []),
     ("priority class missing", [pod({"priorityClassName": "high"})],
@@ -216,22 +216,22 @@ CLUSTER_CASES = [
     ("pvc missing loads: podPassesBasicChecks reports it when the pod is tried", [pod(CLAIM)], []),
     ("pvc in another namespace loads too", [PVC, pod(CLAIM, namespace="other")], []),
     ("template references checked", [{**RS, "spec": {"selector": {"matchLabels": {"app": "a"}}, "template": {
-        **TEMPLATE, "spec": {"priorityClassName": "nope", "containers": [{"name": "c"}]}}}}],
+        **TEMPLATE, "spec": {"priorityClassName": "nope", "containers": [{"name": "c", "image": "i"}]}}}}],
      ['ReplicaSet default/rs: spec.template.spec.priorityClassName: Not found: "nope": no PriorityClass with '
       'name nope was found']),
     ("duplicate objects", [pod(), pod(namespace="default")],
      ['Pod default/p: metadata.name: Duplicate value: "p"']),
     ("same name, other namespace", [pod(), pod(namespace="kube-system")], []),
     ("same name, other kind", [node(name="p"), pod()], []),
-    ("two global defaults", [{**PC, "metadata": {"name": "a"}, "value": 1, "globalDefault": True},
-                             {**PC, "metadata": {"name": "b"}, "value": 2, "globalDefault": True}],
+    ("two global defaults", [{**PC, "metadata": {"name": "a", "image": "i"}, "value": 1, "globalDefault": True},
+                             {**PC, "metadata": {"name": "b", "image": "i"}, "value": 2, "globalDefault": True}],
      ["PriorityClass b: globalDefault: Forbidden: only one PriorityClass can be marked as globalDefault"]),
-    ("user priority too high", [{**PC, "metadata": {"name": "a"}, "value": 2000000000}],
+    ("user priority too high", [{**PC, "metadata": {"name": "a", "image": "i"}, "value": 2000000000}],
      ["PriorityClass a: value: Forbidden: maximum allowed value of a user defined priority is 1000000000"]),
-    ("reserved prefix", [{**PC, "metadata": {"name": "system-mine"}, "value": 1}],
+    ("reserved prefix", [{**PC, "metadata": {"name": "system-mine", "image": "i"}, "value": 1}],
      ["PriorityClass system-mine: metadata.name: Forbidden: priority class names with 'system-' prefix "
       "are reserved"]),
-    ("class preemptionPolicy", [{**PC, "metadata": {"name": "a"}, "value": 1, "preemptionPolicy": "No"}],
+    ("class preemptionPolicy", [{**PC, "metadata": {"name": "a", "image": "i"}, "value": 1, "preemptionPolicy": "No"}],
      ['PriorityClass a: preemptionPolicy: Unsupported value: "No": supported values: "PreemptLowerPriority", '
       '"Never"']),
     ("replicaset selector required", [{**RS, "spec": {"template": TEMPLATE}}],
@@ -245,12 +245,12 @@ CLUSTER_CASES = [
      ["ReplicaSet default/rs: spec.replicas: Invalid value: -1: must be greater than or equal to 0"]),
     ("replicaset template required", [{**RS, "spec": {"selector": {"matchLabels": {"app": "a"}}}}],
      ["ReplicaSet default/rs: spec.template: Required value"]),
-    ("pdb both set", [{"apiVersion": "policy/v1beta1", "kind": "PodDisruptionBudget", "metadata": {"name": "b"},
+    ("pdb both set", [{"apiVersion": "policy/v1beta1", "kind": "PodDisruptionBudget", "metadata": {"name": "b", "image": "i"},
                        "spec": {"minAvailable": 1, "maxUnavailable": "50%"}}],
      ['PodDisruptionBudget default/b: spec: Invalid value: "minAvailable=1, maxUnavailable=50%": minAvailable '
       'and maxUnavailable cannot be both set']),
     ("pdb bad percent", [{"apiVersion": "policy/v1beta1", "kind": "PodDisruptionBudget",
-                          "metadata": {"name": "b"}, "spec": {"minAvailable": "half"}}],
+                          "metadata": {"name": "b", "image": "i"}, "spec": {"minAvailable": "half"}}],
      ["PodDisruptionBudget default/b: spec.minAvailable: Invalid value: \"half\": a valid percent string must "
       "be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is "
       "'[0-9]+%')"]),

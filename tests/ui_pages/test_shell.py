@@ -139,7 +139,7 @@ def test_bad_yaml_keeps_the_old_cluster_and_the_text():
     assert at.error[0].value == t("cluster.errors", "en", count=1)
     rows = at.dataframe[0].value
     assert list(rows["line"]) == [bad_line]
-    assert 'unsupported kind "Nodee"' in rows["message"][0]
+    assert 'unknown kind "Nodee" in v1 (did you mean "Node"?)' in rows["message"][0]
     assert at.session_state["sim"] is sim and (sim.cursor, sim.digest()) == (cursor, digest)
     assert at.text_area(key="cluster_editor").value == bad
     at.switch_page(HOME).run()

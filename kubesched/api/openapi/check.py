@@ -14,6 +14,7 @@ and missing required fields are errors, worded as the decoder words them. A valu
 Deviation: kubectl 1.18 refuses unknown fields (``--validate=true``) and the API server
 drops them; here they are warnings, so that a manifest from a newer cluster still loads
 (the scheduler never reads those fields). ``null`` counts as absent, as in Go's decoding.
+A time may also be a number (seconds on the simulation clock), as the decoder allows.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from kubesched.api.quantity import is_manifest_quantity
 
 QUANTITY = "io.k8s.apimachinery.pkg.api.resource.Quantity"
 INT_OR_STRING = "io.k8s.apimachinery.pkg.util.intstr.IntOrString"
+TIMES = frozenset({"io.k8s.apimachinery.pkg.apis.meta.v1.Time", "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime"})
 NEWER_FIELD = "newer-field"
 UNKNOWN_FIELD = "unknown-field"
 _RELEASE = BASE_RELEASE.rsplit(".", 1)[0]
@@ -99,12 +101,20 @@ def _unknown(path: str, key: str, schema: Mapping[str, Any]) -> Finding:
     return where, f"unknown field{hint}", True, UNKNOWN_FIELD
 
 
+def _is_clock_time(value: Any, schema: Mapping[str, Any]) -> bool:
+    """A time given as seconds on the simulation clock (kubesched's extension of RFC 3339 text)."""
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    return number and _names().get(id(schema)) in TIMES
+
+
 def _findings(error: Any) -> list[Finding]:
     path, instance, schema = path_of(error.absolute_path), error.instance, error.schema
     kind = error.validator
     if kind == "additionalProperties":
         known = schema.get("properties", {})
         return [_unknown(path, str(k), schema) for k in instance if k not in known]
+    if kind == "type" and _is_clock_time(instance, schema):
+        return []
     if kind == "type" and instance is not None:
         wanted = error.validator_value
         wanted = wanted if isinstance(wanted, list) else [wanted]

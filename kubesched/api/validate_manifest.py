@@ -1,0 +1,145 @@
+"""API-server validation of pod-spec fields the typed model does not keep, read from the manifest.
+
+Upstream: pkg/apis/core/validation/validation.go @ v1.18.5 (ValidateVolumes /
+validateVolumeSource: exactly one volume type; validateContainers: validateProbe /
+validateHandler, terminationMessagePolicy, validatePullPolicy, ValidateEnv,
+ValidateVolumeMounts; ValidatePodSpec: validateDNSPolicy). The typed rules (resources,
+ports, image, restartPolicy, affinity, …) live in :mod:`kubesched.api.validate_pod`.
+
+The manifest has passed the OpenAPI check, so values have their schema types; anything
+else is skipped here (the schema check already reported it). Values defaulting fills in
+(an empty ``imagePullPolicy`` or ``dnsPolicy``) are accepted, since this runs before defaulting.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from kubesched.api import field_errors as fe
+from kubesched.api.decode import Problem
+
+PULL_POLICIES = ("Always", "IfNotPresent", "Never")  # supportedPullPolicies.List(): sorted
+DNS_POLICIES = ("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")
+TERMINATION_MESSAGE = "must be 'File' or 'FallbackToLogsOnError'"
+PROBE_HANDLERS = ("exec", "httpGet", "tcpSocket")
+VOLUME_NAME_KEYS = frozenset({"name"})
+TEMPLATE_PATHS = {
+    "Pod": ("spec",),
+    "PodTemplate": ("template", "spec"),
+    "ReplicationController": ("spec", "template", "spec"),
+    "ReplicaSet": ("spec", "template", "spec"),
+    "Deployment": ("spec", "template", "spec"),
+    "StatefulSet": ("spec", "template", "spec"),
+    "DaemonSet": ("spec", "template", "spec"),
+    "Job": ("spec", "template", "spec"),
+    "CronJob": ("spec", "jobTemplate", "spec", "template", "spec"),
+}
+"""Where each kind holds a pod spec."""
+
+Problems = list[Problem]
+
+
+def pod_spec_path(kind: str) -> str:
+    return ".".join(TEMPLATE_PATHS.get(kind, ()))
+
+
+def _dig(data: Any, keys: tuple[str, ...]) -> Any:
+    for key in keys:
+        if not isinstance(data, dict):
+            return None
+        data = data.get(key)
+    return data
+
+
+def _items(value: Any) -> Iterator[tuple[int, dict]]:
+    for i, item in enumerate(value if isinstance(value, list) else ()):
+        if isinstance(item, dict):
+            yield i, item
+
+
+def validate_manifest(data: Any) -> Problems:
+    """The manifest-level pod-spec rules for any kind that holds a pod spec."""
+    keys = TEMPLATE_PATHS.get(data.get("kind")) if isinstance(data, dict) else None
+    spec = _dig(data, keys) if keys else None
+    if not isinstance(spec, dict):
+        return []
+    return validate_raw_pod_spec(spec, ".".join(keys))
+
+
+def validate_raw_pod_spec(spec: dict, path: str) -> Problems:
+    volumes, out = _volumes(spec.get("volumes"), f"{path}.volumes")
+    out += _policy(spec.get("dnsPolicy"), f"{path}.dnsPolicy", DNS_POLICIES)
+    for field in ("containers", "initContainers"):
+        for i, container in _items(spec.get(field)):
+            out += _container(container, volumes, f"{path}.{field}[{i}]")
+    return out
+
+
+def _volumes(value: Any, path: str) -> tuple[set[str], Problems]:
+    """``validateVolumeSource``: a volume names exactly one type."""
+    names: set[str] = set()
+    out: Problems = []
+    for i, volume in _items(value):
+        sources = [k for k, v in volume.items() if k not in VOLUME_NAME_KEYS and v is not None]
+        if not sources:
+            out.append(fe.required(f"{path}[{i}]", "must specify a volume type"))
+        for extra in sources[1:]:
+            out.append(fe.forbidden(f"{path}[{i}].{extra}", "may not specify more than 1 volume type"))
+        if isinstance(volume.get("name"), str):
+            names.add(volume["name"])
+    return names, out
+
+
+def _policy(value: Any, path: str, supported: tuple[str, ...]) -> Problems:
+    if isinstance(value, str) and value and value not in supported:
+        return [fe.not_supported(path, value, supported)]
+    return []
+
+
+def _container(container: dict, volumes: set[str], path: str) -> Problems:
+    out = _policy(container.get("imagePullPolicy"), f"{path}.imagePullPolicy", PULL_POLICIES)
+    policy = container.get("terminationMessagePolicy")
+    if isinstance(policy, str) and policy and policy not in ("File", "FallbackToLogsOnError"):
+        out.append(fe.invalid(f"{path}.terminationMessagePolicy", policy, TERMINATION_MESSAGE))
+    for probe in ("livenessProbe", "readinessProbe", "startupProbe"):
+        if isinstance(container.get(probe), dict):
+            out += _handler(container[probe], f"{path}.{probe}")
+            threshold = container[probe].get("successThreshold")
+            if probe != "readinessProbe" and isinstance(threshold, int) and threshold != 1:
+                out.append(fe.invalid(f"{path}.{probe}.successThreshold", threshold, "must be 1"))
+    for i, env in _items(container.get("env")):
+        if not env.get("name"):
+            out.append(fe.required(f"{path}.env[{i}].name"))
+    out += _mounts(container.get("volumeMounts"), volumes, f"{path}.volumeMounts")
+    return out
+
+
+def _handler(probe: dict, path: str) -> Problems:
+    """``validateHandler``: exactly one of exec, httpGet, tcpSocket."""
+    given = [h for h in PROBE_HANDLERS if probe.get(h) is not None]
+    if not given:
+        return [fe.required(path, "must specify a handler type")]
+    out = [fe.forbidden(f"{path}.{h}", "may not specify more than 1 handler type") for h in given[1:]]
+    exec_action = probe.get("exec")
+    if isinstance(exec_action, dict) and not exec_action.get("command"):
+        out.append(fe.required(f"{path}.exec.command"))
+    return out
+
+
+def _mounts(value: Any, volumes: set[str], path: str) -> Problems:
+    """``ValidateVolumeMounts``: a mount names a volume of the pod and a unique path."""
+    out: Problems = []
+    seen: set[str] = set()
+    for i, mount in _items(value):
+        name, mount_path = mount.get("name"), mount.get("mountPath")
+        if not name:
+            out.append(fe.required(f"{path}[{i}].name"))
+        if name not in volumes:
+            out.append(fe.not_found(f"{path}[{i}].name", name or ""))
+        if not mount_path:
+            out.append(fe.required(f"{path}[{i}].mountPath"))
+        elif mount_path in seen:
+            out.append(fe.invalid(f"{path}[{i}].mountPath", mount_path, "must be unique"))
+        if isinstance(mount_path, str):
+            seen.add(mount_path)
+    return out

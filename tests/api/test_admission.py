@@ -1,0 +1,175 @@
+"""API-server defaulting and admission of v1.18 that the scheduler reads, and the API-server
+validation of fields a v1.18.5 server refuses.
+
+Upstream: pkg/apis/core/v1/defaults.go (SetDefaults_Pod: requests from limits;
+SetDefaults_PodSpec: defaultHostNetworkPorts; SetDefaults_PersistentVolume(Claim)),
+pkg/apis/storage/v1/defaults.go, plugin/pkg/admission/defaulttolerationseconds,
+plugin/pkg/admission/priority (Admit), pkg/apis/core/validation/validation.go
+(validateContainers, validateRestartPolicy, validateHostNetwork, validateVolumeSource,
+validateHandler, ValidateVolumeMounts, ValidateEnv, validatePullPolicy, validateDNSPolicy),
+pkg/apis/apps/validation and pkg/apis/batch/validation (template restartPolicy).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kubesched.api.core import PersistentVolume, PersistentVolumeClaim, Pod
+from kubesched.api.storage import StorageClass
+from kubesched.sim.simulation import Simulation
+from tests.api.helpers import dump, load, messages, node, pod
+
+NOT_READY = ("node.kubernetes.io/not-ready", "Exists", "NoExecute", 300)
+UNREACHABLE = ("node.kubernetes.io/unreachable", "Exists", "NoExecute", 300)
+
+
+def loaded_pod(*docs: dict) -> Pod:
+    return load(dump(*docs)).of_kind(Pod)[0]
+
+
+def _requests(p: Pod, field: str = "containers") -> dict[str, str]:
+    return {k: str(v) for k, v in getattr(p.spec, field)[0].resources.requests.items()}
+
+
+@pytest.mark.parametrize("resources,want", [
+    ({"limits": {"cpu": "600m"}}, {"cpu": "600m"}),
+    ({"limits": {"cpu": "1", "memory": "1Gi"}, "requests": {"cpu": "250m"}}, {"cpu": "250m", "memory": "1Gi"}),
+    ({"requests": {"cpu": "100m"}}, {"cpu": "100m"}),
+    ({}, {}),
+])
+def test_requests_default_to_limits(resources: dict, want: dict) -> None:
+    c = {"name": "c", "image": "i", "resources": resources}
+    p = loaded_pod(pod({"containers": [c], "initContainers": [dict(c, name="init")]}))
+    assert (_requests(p), _requests(p, "init_containers")) == (want, want)
+
+
+def test_templates_keep_limits_only_and_their_pods_get_requests() -> None:
+    rs = {"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "rs"},
+          "spec": {"replicas": 1, "selector": {"matchLabels": {"a": "b"}}, "template": {
+              "metadata": {"labels": {"a": "b"}},
+              "spec": {"containers": [{"name": "c", "image": "i", "resources": {"limits": {"cpu": "1"}}}]}}}}
+    cluster = load(dump(rs))
+    template = cluster.objects[0].spec.template.spec.containers[0].resources
+    assert (dict(template.requests), _requests(cluster.of_kind(Pod)[0])) == ({}, {"cpu": "1"})
+
+
+def test_two_limits_only_pods_do_not_both_fit_one_cpu() -> None:
+    """The 1.18 derivation: each pod requests its 600m limit, 1200m > 1000m allocatable."""
+    cpu = {"name": "c", "image": "i", "resources": {"limits": {"cpu": "600m"}}}
+    n = node("n1")
+    n["status"] = {"capacity": {"cpu": "1", "memory": "4Gi", "pods": "110"}}
+    sim = Simulation.from_yaml(dump(n, pod({"containers": [cpu]}, name="a"), pod({"containers": [cpu]}, name="b")))
+    sim.run_until_idle()
+    placed = sorted((p.name, p.node or "-") for p in sim.state().pods)
+    assert placed == [("a", "n1"), ("b", "-")]
+
+
+@pytest.mark.parametrize("host_network,ports,want", [
+    (True, [{"containerPort": 8080}], [8080]),
+    (True, [{"containerPort": 53, "hostPort": 53}], [53]),
+    (False, [{"containerPort": 8080}], [0]),
+])
+def test_host_network_ports(host_network: bool, ports: list, want: list) -> None:
+    p = loaded_pod(pod({"hostNetwork": host_network, "containers": [{"name": "c", "image": "i", "ports": ports}]}))
+    assert [port.host_port for port in p.spec.containers[0].ports] == want
+
+
+@pytest.mark.parametrize("tolerations,want", [
+    ([], [NOT_READY, UNREACHABLE]),
+    ([{"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute",
+       "tolerationSeconds": 10}], [("node.kubernetes.io/not-ready", "Exists", "NoExecute", 10), UNREACHABLE]),
+    ([{"operator": "Exists"}], [("", "Exists", "", None)]),
+    ([{"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoSchedule"}],
+     [("node.kubernetes.io/unreachable", "Exists", "NoSchedule", None), NOT_READY, UNREACHABLE]),
+])
+def test_default_toleration_seconds(tolerations: list, want: list) -> None:
+    p = loaded_pod(pod({"tolerations": tolerations}))
+    assert [(t.key, t.operator, t.effect, t.toleration_seconds) for t in p.spec.tolerations] == want
+
+
+def test_storage_defaults() -> None:
+    pv = {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": "pv"},
+          "spec": {"capacity": {"storage": "1Gi"}, "accessModes": ["ReadWriteOnce"], "hostPath": {"path": "/d"}}}
+    pvc = {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "c"},
+           "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}}}
+    sc = {"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "metadata": {"name": "s"},
+          "provisioner": "kubernetes.io/no-provisioner"}
+    cluster = load(dump(pv, pvc, sc))
+    v, c, s = cluster.of_kind(PersistentVolume)[0], cluster.of_kind(PersistentVolumeClaim)[0], \
+        cluster.of_kind(StorageClass)[0]
+    assert (v.status.phase, v.spec.persistent_volume_reclaim_policy, v.spec.volume_mode) == (
+        "Available", "Retain", "Filesystem")
+    assert (c.status.phase, c.spec.volume_mode) == ("Pending", "Filesystem")
+    assert (s.reclaim_policy, s.volume_binding_mode) == ("Delete", "Immediate")
+
+
+PC = {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "high"}, "value": 1000}
+RS = {"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "rs"}}
+TEMPLATE = {"metadata": {"labels": {"a": "b"}}, "spec": {"containers": [{"name": "c", "image": "i"}]}}
+
+
+def _workload(kind: str, api: str, spec: dict) -> dict:
+    return {"apiVersion": api, "kind": kind, "metadata": {"name": "w"}, "spec": spec}
+
+
+def _template(**spec: object) -> dict:
+    return {**TEMPLATE, "spec": {**TEMPLATE["spec"], **spec}}
+
+
+@pytest.mark.parametrize("name,docs,want", [
+    ("container without image", [pod({"containers": [{"name": "c"}]})],
+     ["Pod default/p: spec.containers[0].image: Required value"]),
+    ("restartPolicy Sometimes", [pod({"restartPolicy": "Sometimes"})],
+     ['Pod default/p: spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", '
+      '"OnFailure", "Never"']),
+    ("hostNetwork port mismatch", [pod({"hostNetwork": True, "containers": [
+        {"name": "c", "image": "i", "ports": [{"containerPort": 80, "hostPort": 8080}]}]})],
+     ["Pod default/p: spec.containers[0].ports[0].containerPort: Invalid value: 80: must match `hostPort` "
+      "when `hostNetwork` is true"]),
+    ("two volume types", [pod({"volumes": [{"name": "v", "emptyDir": {}, "hostPath": {"path": "/x"}}]})],
+     ["Pod default/p: spec.volumes[0].hostPath: Forbidden: may not specify more than 1 volume type"]),
+    ("no volume type", [pod({"volumes": [{"name": "v"}]})],
+     ["Pod default/p: spec.volumes[0]: Required value: must specify a volume type"]),
+    ("mount of a missing volume", [pod({"containers": [
+        {"name": "c", "image": "i", "volumeMounts": [{"name": "data", "mountPath": "/d"}]}]})],
+     ['Pod default/p: spec.containers[0].volumeMounts[0].name: Not found: "data"']),
+    ("probe without handler", [pod({"containers": [{"name": "c", "image": "i", "livenessProbe": {
+        "periodSeconds": 5}}]})],
+     ["Pod default/p: spec.containers[0].livenessProbe: Required value: must specify a handler type"]),
+    ("pull policy", [pod({"containers": [{"name": "c", "image": "i", "imagePullPolicy": "Sometimes"}]})],
+     ['Pod default/p: spec.containers[0].imagePullPolicy: Unsupported value: "Sometimes": supported values: '
+      '"Always", "IfNotPresent", "Never"']),
+    ("dns policy", [pod({"dnsPolicy": "Google"})],
+     ['Pod default/p: spec.dnsPolicy: Unsupported value: "Google": supported values: "ClusterFirstWithHostNet", '
+      '"ClusterFirst", "Default", "None"']),
+    ("env without name", [pod({"containers": [{"name": "c", "image": "i", "env": [{"value": "x"}]}]})],
+     ["Pod default/p: spec.containers[0].env[0].name: Required value"]),
+    ("replicaset template must restart Always", [_workload("ReplicaSet", "apps/v1", {
+        "selector": {"matchLabels": {"a": "b"}}, "template": _template(restartPolicy="OnFailure")})],
+     ['ReplicaSet default/w: spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported '
+      'values: "Always"']),
+    ("job template must not restart Always", [_workload("Job", "batch/v1", {"template": TEMPLATE})],
+     ['Job default/w: spec.template.spec.restartPolicy: Unsupported value: "Always": supported values: '
+      '"OnFailure", "Never"']),
+    ("daemonset template checked", [_workload("DaemonSet", "apps/v1", {
+        "selector": {"matchLabels": {"a": "b"}}, "template": {**TEMPLATE, "spec": {"containers": [{"name": "c"}]}}})],
+     ["DaemonSet default/w: spec.template.spec.containers[0].image: Required value"]),
+    ("cronjob template checked", [_workload("CronJob", "batch/v1beta1", {"schedule": "* * * * *", "jobTemplate": {
+        "spec": {"template": _template(restartPolicy="Never", tolerations=[{"operator": "Equal"}])}}})],
+     ['CronJob default/w: spec.jobTemplate.spec.template.spec.tolerations[0].operator: Invalid value: "Equal": '
+      'operator must be Exists when `key` is empty, which means "match all values and all keys"']),
+    ("priority differs from its class", [PC, pod({"priorityClassName": "high", "priority": 5})],
+     ["Pod default/p: spec.priority: Forbidden: the integer value of priority (5) must not be provided in pod "
+      "spec; priority admission controller computed 1000 from the given PriorityClass name"]),
+    ("priority equal to its class", [PC, pod({"priorityClassName": "high", "priority": 1000})], []),
+])
+def test_api_server_refuses(name: str, docs: list[dict], want: list[str]) -> None:
+    assert messages(*docs) == want
+
+
+def test_exported_pod_keeps_its_priority_when_the_class_is_not_in_the_file() -> None:
+    cluster = load(dump(pod({"priorityClassName": "batch-low", "priority": -10})))
+    assert [(w.path, w.message) for w in cluster.warnings] == [
+        ("spec.priorityClassName", 'PriorityClass "batch-low" is not in the input; the pod keeps its '
+                                   "spec.priority -10 (admitted before)")]
+    assert cluster.of_kind(Pod)[0].spec.priority == -10
