@@ -217,7 +217,12 @@ def read_documents(text: str) -> tuple[list[Document], SourceError | None]:
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         line = mark.line + 1 if mark is not None else 1
-        return documents, SourceError(f"YAML syntax error: {_describe(err)}", line, len(documents))
+        column = f" (column {mark.column + 1})" if mark is not None else ""
+        return documents, SourceError(f"YAML syntax error{column}: {_describe(err)}", line, len(documents))
+    except yaml.reader.ReaderError as err:
+        line, column = line_and_column(text, _char_offset(text, err.position))
+        return documents, SourceError(f"YAML error (column {column}): unacceptable character "
+                                      f"#x{err.character:04x}: {err.reason}", line, len(documents))
     except yaml.YAMLError as err:
         return documents, SourceError(f"YAML error: {err}", 1, len(documents))
     except RecursionError:
@@ -229,6 +234,23 @@ def read_documents(text: str) -> tuple[list[Document], SourceError | None]:
 
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_BREAKS = frozenset("\n\r\x85\u2028\u2029")  # YAML 1.1 line breaks, as PyYAML's reader counts them
+
+
+def _char_offset(text: str, position: int) -> int:
+    """libyaml (the C loader) counts UTF-8 bytes; the pure-Python reader counts characters."""
+    if _LOADER is yaml.SafeLoader:
+        return position
+    return len(text.encode("utf-8", "surrogatepass")[:position].decode("utf-8", "ignore"))
+
+
+def line_and_column(text: str, position: int) -> tuple[int, int]:
+    """1-based line and column of a character offset (``\r\n`` is one break)."""
+    line, start = 1, 0
+    for i, ch in enumerate(text[:position]):
+        if ch in _BREAKS and not (ch == "\r" and text[i + 1:i + 2] == "\n"):
+            line, start = line + 1, i + 1
+    return line, position - start + 1
 
 
 def _describe(err: yaml.MarkedYAMLError) -> str:

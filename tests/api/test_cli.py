@@ -55,7 +55,7 @@ def test_validate_subprocess_exit_code(tmp_path: pathlib.Path) -> None:
     path.write_text("a: b: c\n")
     result = run("validate", str(path))
     assert (result.returncode, result.stdout) == (
-        1, f"{path}:1: document 0: YAML syntax error: mapping values are not allowed in this context\n")
+        1, f"{path}:1: document 0: YAML syntax error (column 5): mapping values are not allowed in this context\n")
 
 
 def test_no_command_prints_help(capsys: pytest.CaptureFixture[str]) -> None:

@@ -85,15 +85,25 @@ def test_trap_in_toleration_value_and_node_selector() -> None:
 
 @pytest.mark.parametrize("name,text,want", [
     ("bad indentation", "apiVersion: v1\nkind: Node\nmetadata:\n  name: a\n name: b\n",
-     "cluster.yaml:5: document 0: YAML syntax error: while parsing a block mapping, did not find expected key"),
+     "cluster.yaml:5: document 0: YAML syntax error (column 2): while parsing a block mapping, did not find "
+     "expected key"),
     ("mapping value in plain scalar", "a: b: c\n",
-     "cluster.yaml:1: document 0: YAML syntax error: mapping values are not allowed in this context"),
+     "cluster.yaml:1: document 0: YAML syntax error (column 5): mapping values are not allowed in this context"),
     ("error in second document", "apiVersion: v1\nkind: Node\nmetadata: {name: a}\n---\n[unclosed\n",
-     "cluster.yaml:6: document 1: YAML syntax error: while parsing a flow sequence, "
+     "cluster.yaml:6: document 1: YAML syntax error (column 1): while parsing a flow sequence, "
      "did not find expected ',' or ']'"),
     ("unknown tag", "apiVersion: v1\nkind: Node\nmetadata: {name: !!python/object a}\n",
      "cluster.yaml:3: document 0: metadata.name: cannot read 'a': could not determine a constructor for "
      "the tag 'tag:yaml.org,2002:python/object'"),
+    ("control character on line 3", "a: 1\nb: 2\nc: \x07\n",
+     "cluster.yaml:3: document 0: YAML error (column 4): unacceptable character #x0007: control characters "
+     "are not allowed"),
+    ("control character after CRLF and non-ASCII text", "a: é\r\nb: [\r\n  x\x00]\n",
+     "cluster.yaml:3: document 0: YAML error (column 4): unacceptable character #x0000: control characters "
+     "are not allowed"),
+    ("control character after a line separator", "a: 1\u2028b: \x1b\n",
+     "cluster.yaml:2: document 0: YAML error (column 4): unacceptable character #x001b: control characters "
+     "are not allowed"),
     ("recursive alias", "a: &x [*x]\n",
      "cluster.yaml:1: document 0: recursive alias: a node contains itself"),
 ])
