@@ -31,13 +31,14 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
 
+from kubesched.api.load import one_line
 from kubesched.cli.commands import Command
 from kubesched.explain.cycles import cycle_summaries
 from kubesched.trace.digest import digest
 from kubesched.trace.klog import format_lines
 
-__all__ = ["add_simulation_arguments", "cycles_json", "events_json", "load_simulation", "placement_table",
-           "pods_json", "report", "run_run"]
+__all__ = ["add_simulation_arguments", "cycles_json", "events_json", "input_errors", "load_simulation",
+           "open_simulation", "placement_table", "pods_json", "problem_lines", "report", "run_run"]
 
 DEFAULT_VERBOSITY = 2          # the -v kube-scheduler deployments commonly run with
 _PHASES = {"Running": "Bound"}  # JSON phases are Pending | Bound | Succeeded | Deleted
@@ -54,7 +55,7 @@ def add_simulation_arguments(parser: argparse.ArgumentParser) -> None:
                                                                 "(default: the Scenario's, else 0)")
 
 
-def _input_errors() -> tuple[type[BaseException], ...]:
+def input_errors() -> tuple[type[BaseException], ...]:
     from kubesched.api.load import LoadError
     from kubesched.scheduler.apis.config.scheme import ConfigError
     errors: list[type[BaseException]] = [LoadError, ConfigError, OSError]
@@ -73,26 +74,30 @@ def problem_lines(err: BaseException) -> list[str]:
     """One line per problem of a loader error (its message when it has no ``problems``)."""
     problems = getattr(err, "problems", None)
     if problems:
-        return [str(p) for p in problems]
+        return [one_line(str(p)) for p in problems]
     if isinstance(err, OSError) and err.filename:
-        return [f"{err.filename}: {err.strerror or err}"]
-    return str(err).splitlines() or [type(err).__name__]
+        return [one_line(f"{err.filename}: {err.strerror or err}")]
+    return [one_line(line) for line in str(err).splitlines()] or [type(err).__name__]
+
+
+def open_simulation(file: str, config: str | None, seed: int | None, *, trace: bool,
+                    policy: str | None = None) -> Any:
+    """``Simulation.from_yaml`` as ``run`` calls it; raises the loaders' errors (``input_errors()``)."""
+    from kubesched.sim.simulation import Simulation
+    for path in (file, config, policy):
+        if path is not None and not pathlib.Path(path).is_file():
+            raise FileNotFoundError(2, "no such file", path)
+    cfg = pathlib.Path(config) if config else None
+    policy_path = pathlib.Path(policy) if policy else None
+    return Simulation.from_yaml(pathlib.Path(file), config=cfg, policy=policy_path, seed=seed, trace=trace)
 
 
 def load_simulation(args: argparse.Namespace, *, trace: bool, err: TextIO) -> Any | None:
-    """``Simulation.from_yaml`` for the parsed arguments; None (problems printed) on input errors."""
-    from kubesched.sim.simulation import Simulation
-    policy_file = getattr(args, "policy_config_file", None)
-    for path in (args.file, args.config, policy_file):
-        if path is not None and not pathlib.Path(path).is_file():
-            print(f"{path}: no such file", file=err)
-            return None
-    config = pathlib.Path(args.config) if args.config else None
-    policy = pathlib.Path(policy_file) if policy_file else None
+    """``open_simulation`` for the parsed arguments; None (problems printed) on input errors."""
     try:
-        return Simulation.from_yaml(pathlib.Path(args.file), config=config, policy=policy, seed=args.seed,
-                                    trace=trace)
-    except _input_errors() as error:
+        return open_simulation(args.file, args.config, args.seed, trace=trace,
+                               policy=getattr(args, "policy_config_file", None))
+    except input_errors() as error:
         for line in problem_lines(error):
             print(line, file=err)
         return None
