@@ -1,7 +1,8 @@
 """Field-error wording and the name/label format checks of apimachinery.
 
 Upstream: staging/src/k8s.io/apimachinery/pkg/util/validation/field/errors.go
-(Error.ErrorBody: Required, Forbidden, Invalid, NotSupported, Duplicate, NotFound)
+(Error.ErrorBody: Required, Forbidden, Invalid, NotSupported, Duplicate, NotFound),
+staging/src/k8s.io/apimachinery/pkg/api/validation/path/name.go (IsValidPathSegmentName)
 and staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go
 (IsQualifiedName, IsValidLabelValue, IsDNS1123Label, IsDNS1123Subdomain,
 IsDNS1035Label, IsValidPortNum, IsValidPortName, RegexError, MaxLenError).
@@ -165,6 +166,13 @@ def is_dns1035_label(value: str) -> list[str]:
     if not _DNS1035_LABEL.match(value):
         errs.append(regex_error(DNS1035_LABEL_ERR_MSG, DNS1035_LABEL_FMT, "my-name", "abc-123"))
     return errs
+
+
+def is_valid_path_segment_name(value: str) -> list[str]:
+    """``path.IsValidPathSegmentName`` (apimachinery/pkg/api/validation/path)."""
+    if value in (".", ".."):
+        return [f"may not be '{value}'"]
+    return [f"may not contain '{c}'" for c in ("/", "%") if c in value]
 
 
 def is_valid_port_num(port: int) -> list[str]:

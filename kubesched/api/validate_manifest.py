@@ -63,11 +63,15 @@ def validate_manifest(data: Any) -> Problems:
     spec = _dig(data, keys) if keys else None
     if not isinstance(spec, dict):
         return []
-    return validate_raw_pod_spec(spec, ".".join(keys))
+    claims = {_dig(t, ("metadata", "name")) for _, t in _items(_dig(data, ("spec", "volumeClaimTemplates")))}
+    return validate_raw_pod_spec(spec, ".".join(keys), {c for c in claims if isinstance(c, str)})
 
 
-def validate_raw_pod_spec(spec: dict, path: str) -> Problems:
+def validate_raw_pod_spec(spec: dict, path: str, claim_templates: frozenset[str] | set[str] = frozenset()
+                          ) -> Problems:
+    """The rules for one pod spec; a StatefulSet's claim templates count as volumes."""
     volumes, out = _volumes(spec.get("volumes"), f"{path}.volumes")
+    volumes |= claim_templates
     out += _policy(spec.get("dnsPolicy"), f"{path}.dnsPolicy", DNS_POLICIES)
     for field in ("containers", "initContainers"):
         for i, container in _items(spec.get(field)):

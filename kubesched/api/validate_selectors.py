@@ -29,12 +29,19 @@ Problems = list[Problem]
 # ---------------------------------------------------------------- metadata
 
 
+PATH_SEGMENT_NAMED = frozenset({"Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding",
+                                "FlowSchema", "PriorityLevelConfiguration"})
+"""Kinds whose names are path segments (ValidateRBACName, flowcontrol's ValidateFlowSchemaName …)."""
+
+
 def name_validator(kind: str) -> Callable[[str], list[str]]:
-    """The name rule of each kind (ValidatePodName, ValidateNamespaceName, …)."""
+    """The name rule of each kind (ValidatePodName, ValidateNamespaceName, ValidateRBACName …)."""
     if kind == "Namespace":
         return fe.is_dns1123_label
     if kind == "Service":
         return fe.is_dns1035_label
+    if kind in PATH_SEGMENT_NAMED:
+        return fe.is_valid_path_segment_name
     return fe.is_dns1123_subdomain
 
 
