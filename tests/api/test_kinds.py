@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import textwrap
+from typing import ClassVar, Mapping
 
 import pytest
 
 from kubesched.api import apps, coordination, core, policy, scheduling, storage
-from kubesched.api.kinds import KINDS
+from kubesched.api import kinds
+from kubesched.api.fields import fld, mapping, model
+from kubesched.api.inert import InertObject
+from kubesched.api.kinds import KINDS, resolve
+from kubesched.api.meta import ObjectMeta
 from kubesched.api.validate import CRON_JOB_NOTE
 from tests.api.helpers import load
 
@@ -365,3 +370,58 @@ def test_kind_parses(kind: str) -> None:
 def test_modules_cover_kinds() -> None:
     assert {core.Pod, apps.Deployment, storage.CSINode, policy.PodDisruptionBudget, scheduling.PriorityClass,
             coordination.Lease} <= set(KINDS.values())
+
+
+CONFIGMAP = """
+    apiVersion: v1
+    kind: ConfigMap
+    metadata: {name: settings, namespace: shop}
+    data: {mode: fast}
+"""
+
+
+@model
+class ConfigMap:
+    """A model the way a new kind gets one (the controllers' DaemonSet, Job …)."""
+
+    API_VERSION: ClassVar[str] = "v1"
+    KIND: ClassVar[str] = "ConfigMap"
+    metadata: ObjectMeta = fld(required=True, factory=ObjectMeta)
+    data: Mapping[str, str] = mapping()
+
+
+def test_an_unmodelled_kind_loads_inert_and_stops_being_inert_once_modelled(monkeypatch) -> None:
+    cluster = load(CONFIGMAP)
+    assert (cluster.objects, [(o.kind, o.metadata.namespace, o.metadata.name, dict(o.body["data"]))
+                              for o in cluster.inert]) == ((), [("ConfigMap", "shop", "settings", {"mode": "fast"})])
+    assert cluster.inert_summary() == "kept 1 ConfigMap: not used by kube-scheduler"
+
+    monkeypatch.setitem(kinds.KINDS, "ConfigMap", ConfigMap)
+    monkeypatch.setitem(kinds.API_VERSIONS, "ConfigMap", ("v1",))
+    cluster = load(CONFIGMAP)
+    assert ([type(o).__name__ for o in cluster.objects], cluster.inert) == (["ConfigMap"], ())
+    assert not isinstance(cluster.objects[0], InertObject)
+
+
+@pytest.mark.parametrize("api_version,kind,want", [
+    ("v1", "ConfigMap", "inert"),
+    ("apps/v1", "DaemonSet", "DaemonSet"),
+    ("batch/v1beta1", "CronJob", "CronJob"),
+    ("batch/v2alpha1", "CronJob", "inert"),          # served by v1.18; the model reads v1beta1
+    ("v1", "Secret", "inert"),
+    ("events.k8s.io/v1beta1", "Event", "inert"),        # the core Event model reads v1 only
+    ("cert-manager.io/v1", "Certificate", "custom"),
+    ("v1", "Pod", "Pod"),
+    ("policy/v1beta1", "PodDisruptionBudget", "PodDisruptionBudget"),
+    ("policy/v1", "PodDisruptionBudget", "policy/v1 PodDisruptionBudget is not in Kubernetes v1.18 (added in 1.21); "
+                                         "use policy/v1beta1"),
+    ("apps/v1beta1", "StatefulSet", "apps/v1beta1 StatefulSet is not served by Kubernetes v1.18 (removed in 1.16); "
+                                    "use apps/v1"),
+    ("resource.k8s.io/v1", "ResourceClaim", "resource.k8s.io/v1 ResourceClaim is not in Kubernetes v1.18 "
+                                            "(added in 1.34)"),
+    ("v1", "Podd", 'unknown kind "Podd" in v1 (did you mean "Pod"?)'),
+])
+def test_resolve(api_version: str, kind: str, want: str) -> None:
+    r = resolve(api_version, kind)
+    got = r.error or (r.model.__name__ if r.model else ("custom" if r.custom else "inert"))
+    assert got == want
