@@ -2,7 +2,7 @@
 
 Upstream: staging/src/k8s.io/api/core/v1/types.go. Only the fields the
 scheduler (or this simulator's API server and kubelet model) reads are kept;
-everything else in a manifest is reported as an unknown field (a warning).
+which fields exist at all is the v1.18 OpenAPI schema's call (kubesched.api.openapi).
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Generic decoding of manifest dictionaries into the typed object model.
 
 Upstream: the JSON decoding the API server does before validation
-(apimachinery's strict decoder: wrong types are errors, unknown fields are
-reported — as kubectl's default does, here as warnings).
+(apimachinery's strict decoder: wrong types are errors). ``decode`` of a bare
+model reports fields the model lacks as unknown (warnings).
 
 The decoder walks each dataclass's type hints, so adding a field to a model
 is all it takes to read it. Problems carry a field path such as

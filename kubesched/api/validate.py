@@ -3,10 +3,10 @@
 Upstream: pkg/apis/core/validation/validation.go @ v1.18.5 (ValidatePod,
 ValidateNode, ValidateReplicationController), pkg/apis/apps/validation
 (ValidateReplicaSetSpec, ValidateDeploymentSpec, ValidateStatefulSetSpec,
-ValidateDaemonSetSpec), pkg/apis/batch/validation (ValidateJobSpec, ValidateCronJobSpec),
-pkg/apis/scheduling/validation (ValidatePriorityClass), pkg/apis/policy/validation
-(ValidatePodDisruptionBudgetSpec), plugin/pkg/admission/priority (a pod's
-PriorityClass must exist; one globalDefault).
+ValidateDaemonSetSpec), pkg/apis/batch/validation (ValidateJobSpec, ValidateCronJobSpec), pkg/apis/scheduling/validation (ValidatePriorityClass),
+pkg/apis/policy/validation (ValidatePodDisruptionBudgetSpec),
+plugin/pkg/admission/priority (a pod's PriorityClass must exist and a given
+priority must be its value; one globalDefault).
 
 ``validate_object`` checks one object; ``validate_cluster`` checks what needs
 the whole cluster: references and duplicates. Field-level rules live in
@@ -15,7 +15,11 @@ the whole cluster: references and duplicates. Field-level rules live in
 Deviation: runs on decoded objects before defaulting (upstream defaults first),
 so values defaulting fills in are accepted. As upstream, a pod's PVC need not
 exist: the scheduler's podPassesBasicChecks reports ``persistentvolumeclaim "X"
-not found`` when it tries the pod.
+not found`` when it tries the pod. Deviation: an exported pod (``spec.priority``
+set) whose PriorityClass is not in the input keeps its priority with a warning, since
+``kubectl get pods`` dumps hold no PriorityClasses; upstream admitted it long ago.
+A StatefulSet's template is validated like any pod spec, with its claim templates
+counted as volumes (upstream 1.18 validates only its labels; its pods would be refused).
 """
 
 from __future__ import annotations

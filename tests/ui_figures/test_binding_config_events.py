@@ -278,7 +278,7 @@ def test_plugin_matrix_figure_fixed_scale():
 
 @pytest.mark.parametrize("text, expected", [
     (HEAD + "foo: 1\n", ['config.yaml:3: foo: unknown field "foo" in KubeSchedulerConfiguration']),
-    ("kind: x: y\n", ["config.yaml:1: YAML syntax error: mapping values are not allowed in this context"]),
+    ("kind: x: y\n", ["config.yaml:1: YAML syntax error (column 8): mapping values are not allowed in this context"]),
     (HEAD + "profiles:\n- plugins:\n    score:\n      enabled:\n      - name: Nope\n        weight: 1\n",
      [('config.yaml: initializing profiles: creating profile for scheduler name default-scheduler: '
       'ScorePlugin "Nope" does not exist')]),
