@@ -30,6 +30,7 @@ CASES = {
                                 "percentageOfNodesToScore: -3\n", 1),
     "scenario action on an unknown verb": (NODE + SCENARIO.replace("cordon: n1", "drain: n1"), None, 1),
     "cluster error": (NODE.replace("cpu: '1'", "cpu: 1x"), None, 1),
+    "a line separator in a name stays on one line": (NODE.replace("name: n1", 'name: "n\\u2028one"'), None, 1),
 }
 
 
@@ -60,6 +61,7 @@ def test_validate_refuses_what_run_refuses(tmp_path: pathlib.Path, name: str) ->
     run_code, run_lines = _run(path, config)
     assert (code, run_code) == (want, want)
     if want:
+        assert all("\u2028" not in line for line in lines)
         assert lines == run_lines + [f"{path}: refused: {len(run_lines)} error{'s' if len(run_lines) > 1 else ''}"]
     else:
         assert lines[-1].startswith(f"{path}: ok: 1 Node")
