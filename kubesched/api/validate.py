@@ -5,6 +5,7 @@ ValidateNode, ValidateReplicationController), pkg/apis/apps/validation
 (ValidateReplicaSetSpec, ValidateDeploymentSpec, ValidateStatefulSetSpec,
 ValidateDaemonSetSpec), pkg/apis/batch/validation (ValidateJobSpec, ValidateCronJobSpec), pkg/apis/scheduling/validation (ValidatePriorityClass),
 pkg/apis/policy/validation (ValidatePodDisruptionBudgetSpec),
+pkg/apis/core/validation (ValidatePersistentVolumeSpec, ValidatePersistentVolumeClaimSpec),
 plugin/pkg/admission/priority (a pod's PriorityClass must exist and a given
 priority must be its value; one globalDefault).
 
@@ -224,6 +225,55 @@ def _priority_class(pc: scheduling.PriorityClass) -> Problems:
     return out + validate_preemption_policy(pc.preemption_policy, "preemptionPolicy")
 
 
+ACCESS_MODES = ("ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce")  # supportedAccessModes.List()
+RECLAIM_POLICIES = ("Delete", "Recycle", "Retain")
+VOLUME_MODES = ("Block", "Filesystem")
+
+
+def _access_modes(modes: tuple[str, ...], path: str, detail: str) -> Problems:
+    out = [] if modes else [fe.required(path, detail)]
+    return out + [fe.not_supported(path, m, ACCESS_MODES) for m in modes if m not in ACCESS_MODES]
+
+
+def _positive(quantity: Any, path: str) -> Problems:
+    return [] if quantity.amount > 0 else [fe.invalid(path, str(quantity), "must be greater than zero")]
+
+
+def _volume_mode(mode: Optional[str], path: str) -> Problems:
+    return [fe.not_supported(path, mode, VOLUME_MODES)] if mode is not None and mode not in VOLUME_MODES else []
+
+
+def _persistent_volume(pv: core.PersistentVolume) -> Problems:
+    """``ValidatePersistentVolumeSpec``: modes, a storage capacity, reclaim policy, local affinity."""
+    spec = pv.spec
+    out = _access_modes(spec.access_modes, "spec.accessModes", "")
+    if not spec.capacity:
+        out.append(fe.required("spec.capacity"))
+    if "storage" not in spec.capacity or len(spec.capacity) > 1:
+        out.append(fe.not_supported("spec.capacity", {k: str(v) for k, v in spec.capacity.items()}, ("storage",)))
+    for name, quantity in spec.capacity.items():
+        out += _positive(quantity, f"spec.capacity[{name}]")
+    policy = spec.persistent_volume_reclaim_policy
+    if policy and policy not in RECLAIM_POLICIES:
+        out.append(fe.not_supported("spec.persistentVolumeReclaimPolicy", policy, RECLAIM_POLICIES))
+    if spec.local is not None and (spec.node_affinity is None or spec.node_affinity.required is None):
+        out.append(fe.required("spec.nodeAffinity", "Local volume requires node affinity"))
+    return out + _volume_mode(spec.volume_mode, "spec.volumeMode")
+
+
+def _persistent_volume_claim(pvc: core.PersistentVolumeClaim) -> Problems:
+    """``ValidatePersistentVolumeClaimSpec``: access modes and a positive storage request."""
+    spec = pvc.spec
+    out = _access_modes(spec.access_modes, "spec.accessModes", "at least 1 access mode is required")
+    out += validate_label_selector(spec.selector, "spec.selector")
+    storage = spec.resources.requests.get("storage")
+    if storage is None:
+        out.append(fe.required("spec.resources[storage]"))
+    else:
+        out += _positive(storage, "spec.resources[storage]")
+    return out + _volume_mode(spec.volume_mode, "spec.volumeMode")
+
+
 def _int_or_percent(value: Optional[IntOrString], path: str) -> Problems:
     if isinstance(value, int) and value < 0:
         return [fe.invalid(path, value, "must be greater than or equal to 0")]
@@ -258,6 +308,8 @@ _RULES: dict[type, Callable[[Any], Problems]] = {
     scheduling.PriorityClass: _priority_class,
     policy.PodDisruptionBudget: _pdb,
     InertObject: _inert,
+    core.PersistentVolume: _persistent_volume,
+    core.PersistentVolumeClaim: _persistent_volume_claim,
 }
 
 

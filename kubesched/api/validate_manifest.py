@@ -22,7 +22,28 @@ PULL_POLICIES = ("Always", "IfNotPresent", "Never")  # supportedPullPolicies.Lis
 DNS_POLICIES = ("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")
 TERMINATION_MESSAGE = "must be 'File' or 'FallbackToLogsOnError'"
 PROBE_HANDLERS = ("exec", "httpGet", "tcpSocket")
-VOLUME_NAME_KEYS = frozenset({"name"})
+POD_VOLUME_TYPES = (
+    ("emptyDir", "emptyDir"), ("hostPath", "hostPath"), ("gitRepo", "gitRepo"),
+    ("gcePersistentDisk", "gcePersistentDisk"), ("awsElasticBlockStore", "awsElasticBlockStore"),
+    ("secret", "secret"), ("nfs", "nfs"), ("iscsi", "iscsi"), ("glusterfs", "glusterfs"), ("flocker", "flocker"),
+    ("persistentVolumeClaim", "persistentVolumeClaim"), ("rbd", "rbd"), ("cinder", "cinder"), ("cephfs", "cephFS"),
+    ("quobyte", "quobyte"), ("downwardAPI", "downwarAPI"), ("fc", "fc"), ("flexVolume", "flexVolume"),
+    ("configMap", "configMap"), ("azureFile", "azureFile"), ("vsphereVolume", "vsphereVolume"),
+    ("photonPersistentDisk", "photonPersistentDisk"), ("portworxVolume", "portworxVolume"),
+    ("azureDisk", "azureDisk"), ("storageos", "storageos"), ("projected", "projected"), ("scaleIO", "scaleIO"),
+    ("csi", "csi"),
+)
+"""``validateVolumeSource``'s order: (manifest key, the name its error reports)."""
+PV_VOLUME_TYPES = (
+    ("hostPath", "hostPath"), ("gcePersistentDisk", "gcePersistentDisk"),
+    ("awsElasticBlockStore", "awsElasticBlockStore"), ("glusterfs", "glusterfs"), ("flocker", "flocker"),
+    ("nfs", "nfs"), ("rbd", "rbd"), ("quobyte", "quobyte"), ("cephfs", "cephFS"), ("iscsi", "iscsi"),
+    ("cinder", "cinder"), ("fc", "fc"), ("flexVolume", ""), ("azureFile", "azureFile"),
+    ("vsphereVolume", "vsphereVolume"), ("photonPersistentDisk", "photonPersistentDisk"),
+    ("portworxVolume", "portworxVolume"), ("azureDisk", "azureDisk"), ("scaleIO", "scaleIO"), ("local", "local"),
+    ("storageos", "storageos"), ("csi", "csi"),
+)
+"""``ValidatePersistentVolumeSpec``'s order; flexVolume is counted but never refused as a second type."""
 TEMPLATE_PATHS = {
     "Pod": ("spec",),
     "PodTemplate": ("template", "spec"),
@@ -58,7 +79,9 @@ def _items(value: Any) -> Iterator[tuple[int, dict]]:
 
 
 def validate_manifest(data: Any) -> Problems:
-    """The manifest-level pod-spec rules for any kind that holds a pod spec."""
+    """The manifest-level rules: pod specs of any kind that holds one; a PersistentVolume's type."""
+    if isinstance(data, dict) and data.get("kind") == "PersistentVolume" and isinstance(data.get("spec"), dict):
+        return _volume_types(data["spec"], "spec", PV_VOLUME_TYPES)
     keys = TEMPLATE_PATHS.get(data.get("kind")) if isinstance(data, dict) else None
     spec = _dig(data, keys) if keys else None
     if not isinstance(spec, dict):
@@ -79,16 +102,28 @@ def validate_raw_pod_spec(spec: dict, path: str, claim_templates: frozenset[str]
     return out
 
 
+def _volume_types(source: dict, path: str, types: tuple[tuple[str, str], ...]) -> Problems:
+    """Exactly one volume type, tried in upstream's order."""
+    out: Problems = []
+    count = 0
+    for key, reported in types:
+        if source.get(key) is None:
+            continue
+        if count and reported:
+            out.append(fe.forbidden(f"{path}.{reported}", "may not specify more than 1 volume type"))
+        else:
+            count += 1
+    if not count:
+        out.append(fe.required(path, "must specify a volume type"))
+    return out
+
+
 def _volumes(value: Any, path: str) -> tuple[set[str], Problems]:
-    """``validateVolumeSource``: a volume names exactly one type."""
+    """``ValidateVolumes``: each volume names exactly one type; the names mounts may use."""
     names: set[str] = set()
     out: Problems = []
     for i, volume in _items(value):
-        sources = [k for k, v in volume.items() if k not in VOLUME_NAME_KEYS and v is not None]
-        if not sources:
-            out.append(fe.required(f"{path}[{i}]", "must specify a volume type"))
-        for extra in sources[1:]:
-            out.append(fe.forbidden(f"{path}[{i}].{extra}", "may not specify more than 1 volume type"))
+        out += _volume_types(volume, f"{path}[{i}]", POD_VOLUME_TYPES)
         if isinstance(volume.get("name"), str):
             names.add(volume["name"])
     return names, out

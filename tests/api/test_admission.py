@@ -104,6 +104,8 @@ def test_storage_defaults() -> None:
 
 
 PC = {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "high"}, "value": 1000}
+PV = {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": "pv"}}
+PVC = {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "c"}}
 RS = {"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "rs"}}
 TEMPLATE = {"metadata": {"labels": {"a": "b"}}, "spec": {"containers": [{"name": "c", "image": "i"}]}}
 
@@ -162,6 +164,35 @@ def _template(**spec: object) -> dict:
      ["Pod default/p: spec.priority: Forbidden: the integer value of priority (5) must not be provided in pod "
       "spec; priority admission controller computed 1000 from the given PriorityClass name"]),
     ("priority equal to its class", [PC, pod({"priorityClassName": "high", "priority": 1000})], []),
+    ("three volume types, named in upstream's order and words", [pod({"volumes": [
+        {"name": "v", "downwardAPI": {}, "cephfs": {"monitors": ["m"]}, "secret": {}}]})],
+     ["Pod default/p: spec.volumes[0].cephFS: Forbidden: may not specify more than 1 volume type",
+      "Pod default/p: spec.volumes[0].downwarAPI: Forbidden: may not specify more than 1 volume type"]),
+    ("pv without modes, capacity or type", [{**PV, "spec": {}}],
+     ["PersistentVolume pv: spec.accessModes: Required value", "PersistentVolume pv: spec.capacity: Required value",
+      'PersistentVolume pv: spec.capacity: Unsupported value: map[string]string{}: supported values: "storage"',
+      "PersistentVolume pv: spec: Required value: must specify a volume type"]),
+    ("pv with a cpu capacity and two types", [{**PV, "spec": {
+        "accessModes": ["ReadWriteOnce"], "capacity": {"storage": "0", "cpu": "1"},
+        "nfs": {"server": "s", "path": "/"}, "hostPath": {"path": "/d"}}}],
+     ['PersistentVolume pv: spec.capacity: Unsupported value: map[string]string{"storage":"0", "cpu":"1"}: supported '
+      'values: "storage"', 'PersistentVolume pv: spec.capacity[storage]: Invalid value: "0": must be greater than zero',
+      "PersistentVolume pv: spec.nfs: Forbidden: may not specify more than 1 volume type"]),
+    ("local pv without node affinity", [{**PV, "spec": {
+        "accessModes": ["ReadWriteOnce"], "capacity": {"storage": "1Gi"}, "local": {"path": "/mnt/disks/a"},
+        "persistentVolumeReclaimPolicy": "Recycled"}}],
+     ["PersistentVolume pv: spec.nodeAffinity: Required value: Local volume requires node affinity",
+      'PersistentVolume pv: spec.persistentVolumeReclaimPolicy: Unsupported value: "Recycled": supported values: '
+      '"Delete", "Recycle", "Retain"']),
+    ("pvc without modes or storage", [{**PVC, "spec": {"accessModes": [], "resources": {}}}],
+     ["PersistentVolumeClaim default/c: spec.accessModes: Required value: at least 1 access mode is required",
+      "PersistentVolumeClaim default/c: spec.resources[storage]: Required value"]),
+    ("pvc with a bad mode", [{**PVC, "spec": {"accessModes": ["ReadWriteAll"], "volumeMode": "Raw",
+                                             "resources": {"requests": {"storage": "1Gi"}}}}],
+     ['PersistentVolumeClaim default/c: spec.accessModes: Unsupported value: "ReadWriteAll": supported values: '
+      '"ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce"',
+      'PersistentVolumeClaim default/c: spec.volumeMode: Unsupported value: "Raw": supported values: "Block", '
+      '"Filesystem"']),
 ])
 def test_api_server_refuses(name: str, docs: list[dict], want: list[str]) -> None:
     assert messages(*docs) == want
