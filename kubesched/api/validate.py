@@ -37,14 +37,14 @@ from kubesched.api.labels import label_selector_as_selector
 from kubesched.api.meta import IntOrString, LabelSelector
 from kubesched.api.validate_manifest import TEMPLATE_PATHS
 from kubesched.api.validate_pod import (RESTART_POLICIES, validate_nonnegative, validate_pod_spec,
-                                        validate_preemption_policy, validate_restart_policy)
+                                        validate_preemption_policy)
 from kubesched.api.validate_selectors import (validate_label_selector, validate_object_meta,
                                               validate_taints)
 
 Problems = list[Problem]
 PERCENT_FMT = "[0-9]+%"
-TEMPLATE_RESTART_POLICIES = {"Job": ("OnFailure", "Never"), "CronJob": ("OnFailure", "Never"),
-                             "PodTemplate": RESTART_POLICIES}
+RESTART_ALWAYS = ("Always",)
+RESTART_JOB = ("OnFailure", "Never")
 """ValidateJobSpec; every other controller's template must be ``Always``
 (ValidatePodTemplateSpecForReplicaSet, ValidatePodTemplateSpecForRC, ValidateStatefulSetSpec,
 ValidateDaemonSetSpec)."""
@@ -114,21 +114,12 @@ def _selector_and_template(obj: Any) -> Problems:
         elif not _selector_matches(spec.selector, labels):
             out.append(fe.invalid("spec.template.metadata.labels", dict(labels),
                                   "`selector` does not match template `labels`"))
-    return out + validate_template_spec(obj.KIND, template.spec, "spec.template.spec")
-
-
-def validate_template_spec(kind: str, spec: core.PodSpec, path: str) -> Problems:
-    """A controller's pod template: the pod-spec rules and the kind's restart policies."""
-    out = validate_pod_spec(spec, path)
-    policy = spec.restart_policy or "Always"
-    if policy in RESTART_POLICIES:
-        supported = TEMPLATE_RESTART_POLICIES.get(kind, ("Always",))
-        out += validate_restart_policy(policy, f"{path}.restartPolicy", supported)
-    return out
+    out += validate_pod_spec(template.spec, "spec.template.spec")
+    return out + _restart_policy(template.spec, "spec.template.spec", RESTART_ALWAYS)
 
 
 def _inert(obj: InertObject) -> Problems:
-    """An unmodelled controller (DaemonSet, Job, CronJob, PodTemplate): its pod template."""
+    """An unmodelled kind with a pod template (PodTemplate, batch/v2alpha1 CronJob): the template."""
     keys = TEMPLATE_PATHS.get(obj.kind)
     if obj.custom or not keys or obj.kind == "Pod":
         return []
@@ -141,11 +132,10 @@ def _inert(obj: InertObject) -> Problems:
     decoded, problems = decode(core.PodTemplateSpec, template, path)
     if any(not p.warning for p in problems):
         return []  # the OpenAPI check has reported the shape errors
-    return validate_template_spec(obj.kind, decoded.spec, f"{path}.spec")
-
-
-RESTART_ALWAYS = ("Always",)
-RESTART_JOB = ("OnFailure", "Never")
+    out = validate_pod_spec(decoded.spec, f"{path}.spec")
+    allowed = {"PodTemplate": RESTART_POLICIES, "Job": RESTART_JOB, "CronJob": RESTART_JOB}.get(obj.kind,
+                                                                                           RESTART_ALWAYS)
+    return out + _restart_policy(decoded.spec, f"{path}.spec", allowed)
 
 
 def _restart_policy(spec: Optional[core.PodSpec], path: str, allowed: tuple[str, ...]) -> Problems:
@@ -160,15 +150,12 @@ def _stateful_set(sts: apps.StatefulSet) -> Problems:
     policy = sts.spec.pod_management_policy
     if policy not in ("", apps.ORDERED_READY_POD_MANAGEMENT, apps.PARALLEL_POD_MANAGEMENT):
         out.append(fe.invalid("spec.podManagementPolicy", policy, "must be 'OrderedReady' or 'Parallel'"))
-    template = sts.spec.template
-    return out + _restart_policy(template.spec if template else None, "spec.template.spec", RESTART_ALWAYS)
+    return out
 
 
 def _daemon_set(ds: apps.DaemonSet) -> Problems:
     """``ValidateDaemonSetSpec``: selector, template and an Always restart policy."""
-    template = ds.spec.template
-    return _selector_and_template(ds) + _restart_policy(template.spec if template else None,
-                                                        "spec.template.spec", RESTART_ALWAYS)
+    return _selector_and_template(ds)
 
 
 def _job_spec(spec: batch.JobSpec, path: str) -> Problems:

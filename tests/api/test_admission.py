@@ -12,6 +12,8 @@ pkg/apis/apps/validation and pkg/apis/batch/validation (template restartPolicy).
 
 from __future__ import annotations
 
+import pathlib
+
 import pytest
 
 from kubesched.api.core import PersistentVolume, PersistentVolumeClaim, Pod
@@ -98,9 +100,19 @@ def test_storage_defaults() -> None:
     v, c, s = cluster.of_kind(PersistentVolume)[0], cluster.of_kind(PersistentVolumeClaim)[0], \
         cluster.of_kind(StorageClass)[0]
     assert (v.status.phase, v.spec.persistent_volume_reclaim_policy, v.spec.volume_mode) == (
-        "Available", "Retain", "Filesystem")
+        "Pending", "Retain", "Filesystem")
     assert (c.status.phase, c.spec.volume_mode) == ("Pending", "Filesystem")
     assert (s.reclaim_policy, s.volume_binding_mode) == ("Delete", "Immediate")
+
+
+def test_a_defaulted_pending_volume_is_made_available_and_bound_by_the_pv_controller() -> None:
+    """The docs' PV task: the PV (Pending after defaulting) turns Available, the claim binds, the pod runs."""
+    task = (pathlib.Path(__file__).with_name("corpus") / "pv-pvc-pod-task.yaml").read_text()
+    n = node("n1")
+    n["status"] = {"capacity": {"cpu": "2", "memory": "4Gi", "pods": "110"}}
+    sim = Simulation.from_yaml(task + dump(n))
+    sim.run_until_idle()
+    assert [(p.name, p.node) for p in sim.state().pods] == [("task-pv-pod", "n1")]
 
 
 PC = {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "high"}, "value": 1000}

@@ -31,7 +31,7 @@ def workload(kind: str, replicas: int | None = 2, namespace: str | None = None) 
     if replicas is not None:
         spec["replicas"] = replicas
     spec["selector"] = {"app": "web"} if kind == "ReplicationController" else {"matchLabels": {"app": "web"}}
-    meta = {"name": "web", "image": "i"} if namespace is None else {"name": "web", "namespace": namespace}
+    meta = {"name": "web"} if namespace is None else {"name": "web", "namespace": namespace}
     return {"apiVersion": api, "kind": kind, "metadata": meta, "spec": spec}
 
 

@@ -1,6 +1,7 @@
 """A corpus of real manifests (written from the Kubernetes docs and examples of 2020, v1.18 era).
 
-- ``corpus/*.yaml``: every file loads exactly as ``run`` loads it, with no error and no warning;
+- ``corpus/*.yaml``: every file loads exactly as ``run`` loads it, with no error and no warning
+  (but a CronJob's note that it is kept inert);
   together they cover every kind a Helm render or ``kubectl get all`` holds;
 - ``corpus/invalid/``: every file is refused; each ``# expect:`` line is one problem line
   (file, line, object, field, message), and there are no others;
@@ -23,6 +24,7 @@ import yaml
 from kubesched.api.load import LoadError, LoadProblem
 from kubesched.cli.main import build_parser, run_validate
 from kubesched.cli.run import open_simulation
+from kubesched.api.validate import CRON_JOB_NOTE
 from kubesched.explain import explain_pod, sentence
 
 CORPUS = pathlib.Path(__file__).with_name("corpus")
@@ -61,7 +63,7 @@ def test_the_corpus_is_large_and_covers_every_kind() -> None:
 @pytest.mark.parametrize("path", VALID, ids=[p.name for p in VALID])
 def test_valid_manifests_load_without_a_finding(path: pathlib.Path) -> None:
     loaded, problems = _problems(path)
-    assert (loaded, [str(p) for p in problems]) == (True, [])
+    assert (loaded, [str(p) for p in problems if p.message != CRON_JOB_NOTE]) == (True, [])
 
 
 @pytest.mark.parametrize("path", INVALID, ids=[p.name for p in INVALID])

@@ -70,7 +70,7 @@ def test_priority_admission(name: str, classes: list[dict], pod_class: str | Non
 
 
 def test_priority_class_defaults() -> None:
-    cluster = load(dump({**PC, "metadata": {"name": "a", "image": "i"}, "value": 3}))
+    cluster = load(dump({**PC, "metadata": {"name": "a"}, "value": 3}))
     (pc,) = cluster.of_kind(PriorityClass)
     assert (pc.preemption_policy, pc.metadata.namespace) == ("PreemptLowerPriority", "")
 

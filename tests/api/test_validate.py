@@ -65,7 +65,7 @@ CASES = [
      [f'Pod default/p: metadata.labels.a: Invalid value: "-x": {LABEL_VALUE}']),
     ("annotation key", [pod(annotations={"a b": "x"})],
      [f'Pod default/p: metadata.annotations.a b: Invalid value: "a b": {NAME_PART}']),
-    ("missing containers", [{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "image": "i"}, "spec": {}}],
+    ("missing containers", [{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {}}],
      ["Pod default/p: spec.containers: Required value"]),
     ("empty containers", [pod({"containers": []})], ["Pod default/p: spec.containers: Required value"]),
     ("container without name", [pod({"containers": [{"image": "x"}]})],
@@ -200,14 +200,14 @@ def test_rule(name: str, docs: list[dict], want: list[str]) -> None:
 
 
 PC = {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass"}
-PVC = {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "data", "image": "i"},
+PVC = {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "data"},
        "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}}}
 CLAIM = {"volumes": [{"name": "v", "persistentVolumeClaim": {"claimName": "data"}}]}
-RS = {"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "rs", "image": "i"}}
+RS = {"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "rs"}}
 TEMPLATE = {"metadata": {"labels": {"app": "a"}}, "spec": {"containers": [{"name": "c", "image": "i"}]}}
 
 CLUSTER_CASES = [
-    ("priority class declared", [{**PC, "metadata": {"name": "high", "image": "i"}, "value": 10},
+    ("priority class declared", [{**PC, "metadata": {"name": "high"}, "value": 10},
                                  pod({"priorityClassName": "high"})], []),
     ("built-in priority class", [pod({"priorityClassName": "system-node-critical"})], []),
     ("priority class missing", [pod({"priorityClassName": "high"})],
@@ -223,15 +223,15 @@ CLUSTER_CASES = [
      ['Pod default/p: metadata.name: Duplicate value: "p"']),
     ("same name, other namespace", [pod(), pod(namespace="kube-system")], []),
     ("same name, other kind", [node(name="p"), pod()], []),
-    ("two global defaults", [{**PC, "metadata": {"name": "a", "image": "i"}, "value": 1, "globalDefault": True},
-                             {**PC, "metadata": {"name": "b", "image": "i"}, "value": 2, "globalDefault": True}],
+    ("two global defaults", [{**PC, "metadata": {"name": "a"}, "value": 1, "globalDefault": True},
+                             {**PC, "metadata": {"name": "b"}, "value": 2, "globalDefault": True}],
      ["PriorityClass b: globalDefault: Forbidden: only one PriorityClass can be marked as globalDefault"]),
-    ("user priority too high", [{**PC, "metadata": {"name": "a", "image": "i"}, "value": 2000000000}],
+    ("user priority too high", [{**PC, "metadata": {"name": "a"}, "value": 2000000000}],
      ["PriorityClass a: value: Forbidden: maximum allowed value of a user defined priority is 1000000000"]),
-    ("reserved prefix", [{**PC, "metadata": {"name": "system-mine", "image": "i"}, "value": 1}],
+    ("reserved prefix", [{**PC, "metadata": {"name": "system-mine"}, "value": 1}],
      ["PriorityClass system-mine: metadata.name: Forbidden: priority class names with 'system-' prefix "
       "are reserved"]),
-    ("class preemptionPolicy", [{**PC, "metadata": {"name": "a", "image": "i"}, "value": 1, "preemptionPolicy": "No"}],
+    ("class preemptionPolicy", [{**PC, "metadata": {"name": "a"}, "value": 1, "preemptionPolicy": "No"}],
      ['PriorityClass a: preemptionPolicy: Unsupported value: "No": supported values: "PreemptLowerPriority", '
       '"Never"']),
     ("replicaset selector required", [{**RS, "spec": {"template": TEMPLATE}}],
@@ -245,12 +245,12 @@ CLUSTER_CASES = [
      ["ReplicaSet default/rs: spec.replicas: Invalid value: -1: must be greater than or equal to 0"]),
     ("replicaset template required", [{**RS, "spec": {"selector": {"matchLabels": {"app": "a"}}}}],
      ["ReplicaSet default/rs: spec.template: Required value"]),
-    ("pdb both set", [{"apiVersion": "policy/v1beta1", "kind": "PodDisruptionBudget", "metadata": {"name": "b", "image": "i"},
+    ("pdb both set", [{"apiVersion": "policy/v1beta1", "kind": "PodDisruptionBudget", "metadata": {"name": "b"},
                        "spec": {"minAvailable": 1, "maxUnavailable": "50%"}}],
      ['PodDisruptionBudget default/b: spec: Invalid value: "minAvailable=1, maxUnavailable=50%": minAvailable '
       'and maxUnavailable cannot be both set']),
     ("pdb bad percent", [{"apiVersion": "policy/v1beta1", "kind": "PodDisruptionBudget",
-                          "metadata": {"name": "b", "image": "i"}, "spec": {"minAvailable": "half"}}],
+                          "metadata": {"name": "b"}, "spec": {"minAvailable": "half"}}],
      ["PodDisruptionBudget default/b: spec.minAvailable: Invalid value: \"half\": a valid percent string must "
       "be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is "
       "'[0-9]+%')"]),
