@@ -394,7 +394,7 @@ spec:
       kind: Job
       metadata:
         name: hello-1593594000
-        ownerReferences: [{apiVersion: batch/v1beta1, kind: CronJob, name: hello, controller: true}]
+        ownerReferences: [{apiVersion: batch/v1beta1, kind: CronJob, name: hello, uid: 5f3c1a8e-cron-hello, controller: true}]
       spec:
         template:
           spec:
