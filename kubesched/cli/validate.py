@@ -4,8 +4,8 @@ Upstream: no counterpart (``kubectl apply --dry-run=server`` is the nearest); th
 API server's field errors and the v1.18 OpenAPI check.
 
 Each FILE goes through ``run``'s own loading (``kubesched.cli.run.open_simulation``: the cluster, its
-KubeSchedulerConfiguration or ``--config``, its Scenario), so ``validate`` accepts what ``run`` accepts
-and refuses what it refuses. Output, per file:
+KubeSchedulerConfiguration or Policy, ``--config``, ``--policy-config-file``, its Scenario), so
+``validate`` accepts what ``run`` accepts and refuses what it refuses. Output, per file:
 
 - every error, one line each (file, line, object, field);
 - warnings grouped and counted in one line (``3 warnings: 2 × unknown field (spec.extra, …), …``);
@@ -43,6 +43,8 @@ def _configure_validate(parser: argparse.ArgumentParser) -> None:
                         help="cluster YAML, as `run` reads it (may hold a KubeSchedulerConfiguration and a "
                              "Scenario); each file is one cluster unless --together")
     parser.add_argument("--config", metavar="FILE", help="KubeSchedulerConfiguration file, as `run --config`")
+    parser.add_argument("--policy-config-file", metavar="FILE", dest="policy_config_file",
+                        help="legacy scheduler Policy file, as `run --policy-config-file`")
     parser.add_argument("--verbose", action="store_true", help="list every warning instead of counting them")
     parser.add_argument("--together", action="store_true",
                         help="load all files as one cluster (references may cross files; objects only)")
@@ -111,9 +113,11 @@ def _report_refused(name: str, err: BaseException, verbose: bool, out: TextIO) -
     print(one_line(f"{name}: refused: {count} error{'s' if count != 1 else ''}"), file=out)
 
 
-def _validate_file(name: str, config: str | None, verbose: bool, out: TextIO) -> bool:
+def _validate_file(name: str, args: argparse.Namespace, out: TextIO) -> bool:
+    verbose = getattr(args, "verbose", False)
     try:
-        sim = open_simulation(name, config, None, trace=False)
+        sim = open_simulation(name, getattr(args, "config", None), None, trace=False,
+                              policy=getattr(args, "policy_config_file", None))
     except input_errors() as err:
         _report_refused(name, err, verbose, out)
         return False
@@ -142,7 +146,7 @@ def run_validate(args: argparse.Namespace, out: TextIO | None = None) -> int:
     if args.together:
         ok = _validate_together(args.files, verbose, out)
     else:
-        ok = all([_validate_file(f, getattr(args, "config", None), verbose, out) for f in args.files])
+        ok = all([_validate_file(f, args, out) for f in args.files])
     return 0 if ok else 1
 
 

@@ -30,6 +30,10 @@ CASES = {
                                 "percentageOfNodesToScore: -3\n", 1),
     "scenario action on an unknown verb": (NODE + SCENARIO.replace("cordon: n1", "drain: n1"), None, 1),
     "cluster error": (NODE.replace("cpu: '1'", "cpu: 1x"), None, 1),
+    "a Policy with an unknown predicate": (NODE + "---\nkind: Policy\napiVersion: v1\npredicates:\n"
+                                                  "- {name: PodFitsNothing}\n", None, 1),
+    "a Policy the scheduler reads": (NODE + "---\nkind: Policy\napiVersion: v1\npredicates:\n"
+                                            "- {name: PodFitsResources}\n", None, 0),
     "a line separator in a name stays on one line": (NODE.replace("name: n1", 'name: "n\\u2028one"'), None, 1),
 }
 
@@ -71,3 +75,16 @@ def test_validate_refuses_what_run_refuses(tmp_path: pathlib.Path, name: str) ->
 def test_every_lesson_cluster_validates(sample: str) -> None:
     code, lines = _validate(ROOT / "sample_clusters" / "lessons" / sample, None)
     assert (code, len(lines)) == (0, 1), lines
+
+
+def test_a_policy_config_file_is_read_as_run_reads_it(tmp_path: pathlib.Path) -> None:
+    path, policy = tmp_path / "cluster.yaml", tmp_path / "policy.yaml"
+    path.write_text(NODE)
+    policy.write_text("kind: Policy\napiVersion: v1\npriorities:\n- {name: LeastRequestedPriority, weight: -1}\n")
+    out, run_out, run_err = io.StringIO(), io.StringIO(), io.StringIO()
+    code = run_validate(build_parser().parse_args(["validate", str(path), "--policy-config-file", str(policy)]), out)
+    run_code = run_run(build_parser().parse_args(["run", str(path), "--policy-config-file", str(policy)]),
+                       run_out, run_err)
+    lines = out.getvalue().splitlines()
+    assert (code, run_code, lines[:-1]) == (1, 1, run_err.getvalue().splitlines())
+    assert lines[-1] == f"{path}: refused: {len(lines) - 1} error{'s' if len(lines) > 2 else ''}"
