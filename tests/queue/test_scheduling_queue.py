@@ -383,3 +383,42 @@ def test_pod_full_name_and_key():
     assert get_pod_full_name(pod) == "web_prod"
     assert meta_namespace_key(pod) == "prod/web"
     assert meta_namespace_key(make_pod("web", "")) == "web"
+
+
+# -- stamps (issue 13: FIFO among equal priority) -------------------------------------
+def test_pods_stamped_at_one_instant_pop_in_stamping_order():
+    q = new_queue()
+    pods = [make_pod(name, "ns", name) for name in ("p1", "p2", "p3", "p4", "p5", "p6")]
+    for p in pods:
+        q.add(p)
+    popped = [q.pop() for _ in pods]
+    assert [i.pod.metadata.name for i in popped] == ["p1", "p2", "p3", "p4", "p5", "p6"]
+    assert [(i.timestamp, i.seq) for i in popped] == [(T0, n) for n in range(1, 7)]
+
+
+def test_requeued_pods_keep_the_order_of_their_failures_through_backoff():
+    clock = FakeClock(T0)
+    q = new_queue(clock)
+    for name in ("a", "b", "c"):
+        q.add(make_pod(name, "ns", name))
+    infos = [q.pop() for _ in range(3)]
+    q.move_all_to_active_or_backoff_queue("test")  # a move request during their cycles
+    for info in (infos[2], infos[0], infos[1]):     # they fail in the order c, a, b
+        q.add_unschedulable_if_not_present(info, q.scheduling_cycle())
+    assert [q.get_backoff_time(i) for i in infos] == [T0 + 1] * 3   # equal expiries
+    clock.step(1)
+    q.flush_backoff_q_completed()
+    assert [q.pop().pod.metadata.name for _ in range(3)] == ["c", "a", "b"]
+
+
+def test_leftover_rule_uses_the_time_alone():
+    clock = FakeClock(T0)
+    q = new_queue(clock)
+    q.add(make_pod("p", "ns", "p"))
+    q.add_unschedulable_if_not_present(q.pop(), q.scheduling_cycle())
+    clock.step(60)
+    q.flush_unschedulable_q_leftover()    # exactly 60 s: not more than unschedulableQTimeInterval
+    assert q.num_unschedulable_pods() == 1
+    clock.step(0.5)
+    q.flush_unschedulable_q_leftover()
+    assert q.num_unschedulable_pods() == 0 and len(q.active_q) == 1
