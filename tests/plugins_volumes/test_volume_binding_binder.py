@@ -6,6 +6,7 @@ TestBindPodVolumes) and volume_binding_test.go (v1.18.5), re-expressed as small 
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Optional
 
@@ -19,6 +20,7 @@ from kubesched.scheduler.framework.plugins.volumebinding import volume_binding a
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import Code, Status
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
+from kubesched.util.loop import EventLoop
 from volume_fixtures import Handle, claim_vol, csi_node, node, node_info, pod, pv, pvc, storage_class
 
 NODE_A = node("node-a", {"zone": "a"})
@@ -120,7 +122,8 @@ def test_prebound_pv_is_returned_before_smaller_ones() -> None:
 
 def test_assume_and_bind_static_and_provisioned_claims() -> None:
     handle = Handle(*CLASSES, pvc("s", sc="static"), pv("pv1", sc="static"), pvc("d", sc="wait"))
-    binder = VolumeBinder(handle.listers())
+    loop = EventLoop(10.0)
+    binder = VolumeBinder(handle.listers(), loop=loop)
     p = pod(claim_vol("s"), claim_vol("d"))
     assert binder.find_pod_volumes(p, NODE_A) == (True, True)
     assert binder.assume_pod_volumes(p, "node-a") is False
@@ -130,7 +133,11 @@ def test_assume_and_bind_static_and_provisioned_claims() -> None:
     assert binder.pvc_cache.get_pvc("ns/d").metadata.annotations[pv_util.ANN_SELECTED_NODE] == "node-a"
     assert handle.listers().persistent_volume("pv1").spec.claim_ref is None  # only assumed so far
     bound_pod = pod(claim_vol("s"), claim_vol("d"), node="node-a")
-    binder.bind_pod_volumes(bound_pod)
+    outcomes: list = []
+    binder.bind_pod_volumes(bound_pod, lambda err: outcomes.append((loop.now(), err)))
+    assert outcomes == []                      # wait.Poll: the first check is a second later
+    loop.run()
+    assert outcomes == [(11.0, None)]
     listers = handle.listers()
     assert listers.persistent_volume_claim("ns", "s").spec.volume_name == "pv1"
     assert listers.persistent_volume("pv1").status.phase == "Bound"
@@ -140,10 +147,53 @@ def test_assume_and_bind_static_and_provisioned_claims() -> None:
     assert binder.assume_pod_volumes(bound_pod, "node-a") is True  # everything is bound now
 
 
-def test_bind_without_decisions_fails() -> None:
-    binder = VolumeBinder(Handle(*CLASSES, pvc("d", sc="wait")).listers())
-    with pytest.raises(VolumeBinderError, match='failed to get cached bindings for pod "ns/p"'):
-        binder.bind_pod_volumes(pod(claim_vol("d"), node="node-a"))
+def test_bind_without_decisions_fails_at_once() -> None:
+    loop = EventLoop()
+    binder = VolumeBinder(Handle(*CLASSES, pvc("d", sc="wait")).listers(), loop=loop)
+    outcomes: list = []
+    binder.bind_pod_volumes(pod(claim_vol("d"), node="node-a"), outcomes.append)
+    assert [str(e) for e in outcomes] == ['failed to get cached bindings for pod "ns/p"']
+    assert loop.pending() == []
+
+
+def _assumed_provisioning(bind_timeout: float, loop: EventLoop):
+    """A binder that assumed claim d (to provision) for pod p on node-a, and the bound pod."""
+    handle = Handle(*CLASSES, pvc("d", sc="wait"))
+    binder = VolumeBinder(handle.listers(), bind_timeout=bind_timeout, loop=loop)
+    binder.find_pod_volumes(pod(claim_vol("d")), NODE_A)
+    binder.assume_pod_volumes(pod(claim_vol("d")), "node-a")
+    return binder, handle, pod(claim_vol("d"), node="node-a")
+
+
+def test_bind_polls_every_second_until_bind_timeout() -> None:
+    loop = EventLoop()
+    binder, handle, bound_pod = _assumed_provisioning(3.5, loop)
+    checks: list = []
+    real_check = binder.check_bindings
+
+    def never_bound(*args):
+        checks.append(loop.now())
+        real_check(*args)
+        return False, None
+    binder.check_bindings = never_bound
+    outcomes: list = []
+    binder.bind_pod_volumes(bound_pod, lambda err: outcomes.append((loop.now(), str(err))))
+    loop.run()
+    assert checks == [1.0, 2.0, 3.0]
+    assert outcomes == [(3.5, "Failed to bind volumes: timed out waiting for the condition")]
+
+
+def test_bind_fails_when_provisioning_dropped_the_selected_node() -> None:
+    loop = EventLoop()
+    binder, handle, bound_pod = _assumed_provisioning(600.0, loop)
+    outcomes: list = []
+    binder.bind_pod_volumes(bound_pod, lambda err: outcomes.append((loop.now(), str(err))))
+    claim = handle.listers().persistent_volume_claim("ns", "d")
+    annotations = {k: v for k, v in claim.metadata.annotations.items() if k != pv_util.ANN_SELECTED_NODE}
+    handle.listers().upsert(dataclasses.replace(claim, metadata=dataclasses.replace(
+        claim.metadata, annotations=annotations)))
+    loop.run()
+    assert outcomes == [(1.0, 'Failed to bind volumes: provisioning failed for PVC "d"')]
 
 
 def test_delete_pod_bindings_and_clear_on_no_decision() -> None:

@@ -1,0 +1,87 @@
+"""Issue 13 item 2: BindPodVolumes waits for its poll (``wait.Poll(time.Second, bindTimeout, …)``).
+
+A pod with an unbound WaitForFirstConsumer claim (a matching PV exists) is assumed at t=0 but
+bound only at the poll's first check, t=1; a pod whose claims are all bound skips BindPodVolumes and binds at t=0.
+"""
+
+from __future__ import annotations
+
+from kubesched.cli.run import report
+from kubesched.sim import Simulation
+from kubesched.trace import Kind
+from tests.sim_run.clusters import node
+
+STORAGE = """---
+apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata: {name: wait}
+provisioner: kubernetes.io/no-provisioner
+volumeBindingMode: WaitForFirstConsumer
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: local-1}
+spec:
+  storageClassName: wait
+  capacity: {storage: 5Gi}
+  accessModes: [ReadWriteOnce]
+  hostPath: {path: /data}
+status: {phase: Available}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: data, namespace: default}
+spec:
+  storageClassName: wait
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 1Gi}}
+"""
+
+
+def pod_with(name: str, claim: str = "") -> str:
+    volumes = f"\n  volumes:\n  - name: v\n    persistentVolumeClaim: {{claimName: {claim}}}" if claim else ""
+    return f"""---
+apiVersion: v1
+kind: Pod
+metadata: {{name: {name}, namespace: default}}
+spec:
+  containers: [{{name: c, image: nginx}}]{volumes}
+"""
+
+
+def run(text: str) -> Simulation:
+    sim = Simulation.from_yaml(text)
+    sim.run_until_idle()
+    return sim
+
+
+def phases(sim: Simulation, pod: str) -> list[tuple[float, str, str, str]]:
+    return [(r.time, r.kind.value, r.data.phase, r.data.code) for r in sim.trace
+            if r.kind in (Kind.PHASE_START, Kind.PHASE_END) and r.pod == f"default/{pod}"
+            and r.data.phase in ("Reserve", "BindVolumes", "PreBind", "Bind")]
+
+
+def test_unbound_wait_for_first_consumer_claim_binds_one_second_after_the_cycle():
+    sim = run(node("n1") + STORAGE + pod_with("db", "data"))
+    assert phases(sim, "db") == [
+        (0.0, "PHASE_START", "Reserve", ""), (0.0, "PHASE_END", "Reserve", "Success"),
+        (0.0, "PHASE_START", "BindVolumes", ""), (1.0, "PHASE_END", "BindVolumes", "Success"),
+        (1.0, "PHASE_START", "PreBind", ""), (1.0, "PHASE_END", "PreBind", "Success"),
+        (1.0, "PHASE_START", "Bind", ""), (1.0, "PHASE_END", "Bind", "Success")]
+    data = report(sim)
+    assert [(c["cycle"], c["time"], c["pod"], c["node"]) for c in data["cycles"]] == [(1, 0.0, "default/db", "n1")]
+    assert [(p["name"], p["node"], p["boundAt"]) for p in data["pods"]] == [("db", "n1", 1.0)]
+    scheduled = [(e["time"], e["message"]) for e in data["events"] if e["reason"] == "Scheduled"]
+    assert scheduled == [(1.0, "Successfully assigned default/db to n1")]
+    claim = sim.engine.api.get("PersistentVolumeClaim", "default", "data")
+    volume = sim.engine.api.get("PersistentVolume", "", "local-1")
+    assert (claim.spec.volume_name, volume.spec.claim_ref.name, volume.status.phase) == ("local-1", "data", "Bound")
+
+
+def test_a_pod_without_claims_to_bind_is_not_delayed_and_the_next_cycle_does_not_wait():
+    sim = run(node("n1") + STORAGE + pod_with("db", "data") + pod_with("web"))
+    data = report(sim)
+    assert [(c["cycle"], c["time"], c["pod"]) for c in data["cycles"]] == [(1, 0.0, "default/db"),
+                                                                          (2, 0.0, "default/web")]
+    assert [(p["name"], p["boundAt"]) for p in data["pods"]] == [("db", 1.0), ("web", 0.0)]
+    assert [r.time for r in sim.trace if r.kind is Kind.PHASE_START and r.data.phase == "BindVolumes"] == [0.0]
