@@ -85,3 +85,32 @@ def test_a_pod_without_claims_to_bind_is_not_delayed_and_the_next_cycle_does_not
                                                                           (2, 0.0, "default/web")]
     assert [(p["name"], p["boundAt"]) for p in data["pods"]] == [("db", 1.0), ("web", 0.0)]
     assert [r.time for r in sim.trace if r.kind is Kind.PHASE_START and r.data.phase == "BindVolumes"] == [0.0]
+
+
+PROVISIONED = """---
+apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata: {name: fast}
+provisioner: example.com/csi
+volumeBindingMode: WaitForFirstConsumer
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: data, namespace: default}
+spec:
+  storageClassName: fast
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 2Gi}}
+"""
+
+
+def test_a_claim_to_provision_gets_its_pv_and_the_pod_binds_at_the_first_check():
+    sim = run(node("n1") + PROVISIONED + pod_with("db", "data"))
+    assert [(p["name"], p["node"], p["boundAt"]) for p in report(sim)["pods"]] == [("db", "n1", 1.0)]
+    api = sim.engine.api
+    claim = api.get("PersistentVolumeClaim", "default", "data")
+    volume = api.get("PersistentVolume", "", f"pvc-{claim.metadata.uid}")
+    assert (claim.spec.volume_name, claim.metadata.annotations["volume.kubernetes.io/selected-node"]) == (
+        volume.metadata.name, "n1")
+    assert (volume.status.phase, volume.spec.claim_ref.name, str(volume.spec.capacity["storage"]),
+            volume.spec.storage_class_name) == ("Bound", "data", "2Gi", "fast")

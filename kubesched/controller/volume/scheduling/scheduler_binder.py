@@ -85,11 +85,14 @@ class SchedulerVolumeBinder(Protocol):
 
 
 class VolumeClient(Protocol):
-    """The API updates the binder makes (``kubeClient.CoreV1()...Update``)."""
+    """The API updates the binder makes (``kubeClient.CoreV1()...Update``), and the create of a
+    provisioned PV (the missing provisioner's write, see the module's Deviations)."""
 
     def update_persistent_volume(self, pv: PersistentVolume) -> PersistentVolume: ...
 
     def update_persistent_volume_claim(self, pvc: PersistentVolumeClaim) -> PersistentVolumeClaim: ...
+
+    def create_persistent_volume(self, pv: PersistentVolume) -> PersistentVolume: ...
 
 
 class ListersClient:
@@ -105,6 +108,9 @@ class ListersClient:
     def update_persistent_volume_claim(self, pvc: PersistentVolumeClaim) -> PersistentVolumeClaim:
         self._listers.upsert(pvc)
         return pvc
+
+    def create_persistent_volume(self, pv: PersistentVolume) -> PersistentVolume:
+        return self.update_persistent_volume(pv)
 
 
 def get_pvc_name(pvc: PersistentVolumeClaim) -> str:
@@ -369,14 +375,17 @@ class VolumeBinder:
             self._bind(binding.pv, self.listers.persistent_volume_claim(
                 binding.pvc.metadata.namespace, binding.pvc.metadata.name) or binding.pvc)
         for claim in claims:
-            self._bind(_provisioned_pv(claim), claim)
+            self._bind(_provisioned_pv(claim), claim, provisioned=True)
 
-    def _bind(self, pv: PersistentVolume, pvc: PersistentVolumeClaim) -> None:
+    def _bind(self, pv: PersistentVolume, pvc: PersistentVolumeClaim, provisioned: bool = False) -> None:
         ref = ObjectReference(kind="PersistentVolumeClaim", namespace=pvc.metadata.namespace,
                               name=pvc.metadata.name, uid=pvc.metadata.uid or get_pvc_name(pvc), api_version="v1")
         pv = dataclasses.replace(pv, spec=dataclasses.replace(pv.spec, claim_ref=ref),
                                  status=dataclasses.replace(pv.status, phase="Bound"))
-        self.client.update_persistent_volume(pv)
+        if provisioned:
+            self.client.create_persistent_volume(pv)
+        else:
+            self.client.update_persistent_volume(pv)
         pvc = _with_annotation(pvc, pv_util.ANN_BIND_COMPLETED, "yes")
         pvc = dataclasses.replace(pvc, spec=dataclasses.replace(pvc.spec, volume_name=pv.metadata.name),
                                   status=dataclasses.replace(pvc.status, phase="Bound"))
