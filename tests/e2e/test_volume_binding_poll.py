@@ -11,13 +11,26 @@ from kubesched.sim import Simulation
 from kubesched.trace import Kind
 from tests.sim_run.clusters import node
 
-STORAGE = """---
+def wait_class_and_claim(class_name: str, provisioner: str, storage: str) -> str:
+    """A WaitForFirstConsumer StorageClass and the claim ``data`` of that class."""
+    return f"""---
 apiVersion: storage.k8s.io/v1
 kind: StorageClass
-metadata: {name: wait}
-provisioner: kubernetes.io/no-provisioner
+metadata: {{name: {class_name}}}
+provisioner: {provisioner}
 volumeBindingMode: WaitForFirstConsumer
 ---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {{name: data, namespace: default}}
+spec:
+  storageClassName: {class_name}
+  accessModes: [ReadWriteOnce]
+  resources: {{requests: {{storage: {storage}}}}}
+"""
+
+
+STORAGE = wait_class_and_claim("wait", "kubernetes.io/no-provisioner", "1Gi") + """---
 apiVersion: v1
 kind: PersistentVolume
 metadata: {name: local-1}
@@ -27,14 +40,6 @@ spec:
   accessModes: [ReadWriteOnce]
   hostPath: {path: /data}
 status: {phase: Available}
----
-apiVersion: v1
-kind: PersistentVolumeClaim
-metadata: {name: data, namespace: default}
-spec:
-  storageClassName: wait
-  accessModes: [ReadWriteOnce]
-  resources: {requests: {storage: 1Gi}}
 """
 
 
@@ -87,21 +92,7 @@ def test_a_pod_without_claims_to_bind_is_not_delayed_and_the_next_cycle_does_not
     assert [r.time for r in sim.trace if r.kind is Kind.PHASE_START and r.data.phase == "BindVolumes"] == [0.0]
 
 
-PROVISIONED = """---
-apiVersion: storage.k8s.io/v1
-kind: StorageClass
-metadata: {name: fast}
-provisioner: example.com/csi
-volumeBindingMode: WaitForFirstConsumer
----
-apiVersion: v1
-kind: PersistentVolumeClaim
-metadata: {name: data, namespace: default}
-spec:
-  storageClassName: fast
-  accessModes: [ReadWriteOnce]
-  resources: {requests: {storage: 2Gi}}
-"""
+PROVISIONED = wait_class_and_claim("fast", "example.com/csi", "2Gi")
 
 
 def test_a_claim_to_provision_gets_its_pv_and_the_pod_binds_at_the_first_check():
