@@ -157,8 +157,7 @@ def _remove_missing_node(client: Any, scheduler_cache: Any, err: BaseException, 
 
 # -- the volume binder's client ------------------------------------------------------------
 class APIVolumeClient:
-    """The binder's PV/PVC updates through the API server (spec, then status if it changed), and
-    the create of a PV it provisions itself.
+    """The binder's PV/PVC updates through the API server (spec, then status if it changed).
 
     Writes carry no resourceVersion precondition, and the result is put into the informer
     listers at once (see the module's Deviation).
@@ -173,13 +172,6 @@ class APIVolumeClient:
 
     def update_persistent_volume_claim(self, pvc: PersistentVolumeClaim) -> PersistentVolumeClaim:
         return self._write(pvc)
-
-    def create_persistent_volume(self, pv: PersistentVolume) -> PersistentVolume:
-        created = self.api.create(pv)
-        if created.status != pv.status:
-            created = self.api.update_status(dataclasses.replace(created, status=pv.status))
-        self.listers.upsert(created)
-        return created
 
     def _write(self, obj: Any) -> Any:
         obj = dataclasses.replace(obj, metadata=dataclasses.replace(obj.metadata, resource_version=""))

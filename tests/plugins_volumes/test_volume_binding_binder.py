@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any, Optional
 
 import pytest
 
@@ -120,10 +120,23 @@ def test_prebound_pv_is_returned_before_smaller_ones() -> None:
     assert [b.pv.metadata.name for b in binder.get_bindings_cache().get_bindings(p, "node-a")] == ["mine"]
 
 
+def with_uid(claim: Any) -> Any:
+    return dataclasses.replace(claim, metadata=dataclasses.replace(claim.metadata, uid=f"uid-{claim.metadata.name}"))
+
+
+def completed(claim: Any, volume_name: str) -> Any:
+    """The claim as the PV controller leaves it once bound (a newer resourceVersion)."""
+    annotations = {**claim.metadata.annotations, pv_util.ANN_BIND_COMPLETED: "yes"}
+    version = str(int(claim.metadata.resource_version or 0) + 1)
+    meta = dataclasses.replace(claim.metadata, annotations=annotations, resource_version=version)
+    return dataclasses.replace(claim, metadata=meta, spec=dataclasses.replace(claim.spec, volume_name=volume_name))
+
+
 def test_assume_and_bind_static_and_provisioned_claims() -> None:
-    handle = Handle(*CLASSES, pvc("s", sc="static"), pv("pv1", sc="static"), pvc("d", sc="wait"))
+    handle = Handle(*CLASSES, with_uid(pvc("s", sc="static")), pv("pv1", sc="static"), with_uid(pvc("d", sc="wait")))
+    listers = handle.listers()
     loop = EventLoop(10.0)
-    binder = VolumeBinder(handle.listers(), loop=loop)
+    binder = VolumeBinder(listers, loop=loop)
     p = pod(claim_vol("s"), claim_vol("d"))
     assert binder.find_pod_volumes(p, NODE_A) == (True, True)
     assert binder.assume_pod_volumes(p, "node-a") is False
@@ -131,19 +144,20 @@ def test_assume_and_bind_static_and_provisioned_claims() -> None:
     assert (assumed_pv.spec.claim_ref.name, assumed_pv.metadata.annotations[pv_util.ANN_BOUND_BY_CONTROLLER]) == \
         ("s", "yes")
     assert binder.pvc_cache.get_pvc("ns/d").metadata.annotations[pv_util.ANN_SELECTED_NODE] == "node-a"
-    assert handle.listers().persistent_volume("pv1").spec.claim_ref is None  # only assumed so far
+    assert listers.persistent_volume("pv1").spec.claim_ref is None  # only assumed so far
     bound_pod = pod(claim_vol("s"), claim_vol("d"), node="node-a")
     outcomes: list = []
     binder.bind_pod_volumes(bound_pod, lambda err: outcomes.append((loop.now(), err)))
-    assert outcomes == []                      # wait.Poll: the first check is a second later
+    # bindAPIUpdate wrote the choices: pv1 pre-bound to s, d's selected node
+    assert (listers.persistent_volume("pv1").spec.claim_ref.uid, outcomes) == ("uid-s", [])
+    assert listers.persistent_volume_claim("ns", "d").metadata.annotations[pv_util.ANN_SELECTED_NODE] == "node-a"
+
+    def pv_controller_finishes() -> None:
+        listers.upsert(completed(listers.persistent_volume_claim("ns", "s"), "pv1"))
+        listers.upsert(completed(listers.persistent_volume_claim("ns", "d"), "pvc-uid-d"))
+    loop.call_at(11.5, pv_controller_finishes)
     loop.run()
-    assert outcomes == [(11.0, None)]
-    listers = handle.listers()
-    assert listers.persistent_volume_claim("ns", "s").spec.volume_name == "pv1"
-    assert listers.persistent_volume("pv1").status.phase == "Bound"
-    provisioned = listers.persistent_volume_claim("ns", "d")
-    assert (provisioned.spec.volume_name, provisioned.metadata.annotations[pv_util.ANN_SELECTED_NODE]) == \
-        ("pvc-ns-d", "node-a")
+    assert outcomes == [(12.0, None)]            # checks at 11 (not bound yet) and 12
     assert binder.assume_pod_volumes(bound_pod, "node-a") is True  # everything is bound now
 
 
@@ -183,17 +197,20 @@ def test_bind_polls_every_second_until_bind_timeout() -> None:
     assert outcomes == [(3.5, "Failed to bind volumes: timed out waiting for the condition")]
 
 
-def test_bind_fails_when_provisioning_dropped_the_selected_node() -> None:
+@pytest.mark.parametrize("annotations,error", [
+    ({pv_util.ANN_SELECTED_NODE: "node-b"}, 'provisioning failed for PVC "d"'),
+    ({}, 'selectedNode annotation reset for PVC "d"'),
+], ids=["other-node", "no-annotations"])
+def test_bind_fails_when_the_provisioner_drops_the_selected_node(annotations, error) -> None:
     loop = EventLoop()
     binder, handle, bound_pod = _assumed_provisioning(600.0, loop)
     outcomes: list = []
     binder.bind_pod_volumes(bound_pod, lambda err: outcomes.append((loop.now(), str(err))))
     claim = handle.listers().persistent_volume_claim("ns", "d")
-    annotations = {k: v for k, v in claim.metadata.annotations.items() if k != pv_util.ANN_SELECTED_NODE}
     handle.listers().upsert(dataclasses.replace(claim, metadata=dataclasses.replace(
         claim.metadata, annotations=annotations)))
     loop.run()
-    assert outcomes == [(1.0, 'Failed to bind volumes: provisioning failed for PVC "d"')]
+    assert outcomes == [(1.0, f"Failed to bind volumes: {error}")]
 
 
 def test_delete_pod_bindings_and_clear_on_no_decision() -> None:

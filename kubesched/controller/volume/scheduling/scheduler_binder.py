@@ -15,11 +15,10 @@ so the first check is one second later, then one every second until ``bindTimeou
 (``Failed to bind volumes: timed out waiting for the condition`` at the timeout).
 
 Deviations: the binder reads InformerListers and writes through a :class:`VolumeClient`
-(by default straight into those listers). No PV controller or external provisioner runs in
-kubesched, so BindPodVolumes finishes their work itself right after its API updates — a
-matched PV gets phase Bound and its claim ``spec.volumeName`` + ``pv.kubernetes.io/bind-completed``;
-a claim to provision gets a new PV ``pvc-<claim uid or name>`` (capacity = request, the claim's
-class and access modes) — so the poll's first check (1 s later) finds every claim bound.
+(by default straight into those listers). The PV controller (kubesched.controller.volume.
+persistentvolume) completes what bindAPIUpdate starts — it binds a pre-bound PV and its claim,
+and provisions a claim once ``volume.kubernetes.io/selected-node`` is set — within the same
+simulated instant, so the poll's first check (1 s later) finds the claims bound.
 checkBindings reads no Node or CSINode lister: it does not re-check the PVs' node affinity
 (Filter checked it) and, as the listers are written at once, never waits for an older
 informer copy (upstream's resourceVersion comparison). Pods are frozen: AssumePodVolumes does
@@ -35,7 +34,6 @@ from typing import Final, Optional, Protocol
 
 from kubesched import features
 from kubesched.api.core import Node, PersistentVolume, PersistentVolumeClaim, Pod
-from kubesched.api.meta import ObjectReference
 from kubesched.controller.volume.scheduling import csi_translation as csitrans
 from kubesched.controller.volume.scheduling import pv_util
 from kubesched.controller.volume.scheduling.scheduler_assume_cache import ErrNotFound, PVAssumeCache, PVCAssumeCache
@@ -85,14 +83,11 @@ class SchedulerVolumeBinder(Protocol):
 
 
 class VolumeClient(Protocol):
-    """The API updates the binder makes (``kubeClient.CoreV1()...Update``), and the create of a
-    provisioned PV (the missing provisioner's write, see the module's Deviations)."""
+    """The API updates the binder makes (``kubeClient.CoreV1()...Update``)."""
 
     def update_persistent_volume(self, pv: PersistentVolume) -> PersistentVolume: ...
 
     def update_persistent_volume_claim(self, pvc: PersistentVolumeClaim) -> PersistentVolumeClaim: ...
-
-    def create_persistent_volume(self, pv: PersistentVolume) -> PersistentVolume: ...
 
 
 class ListersClient:
@@ -108,9 +103,6 @@ class ListersClient:
     def update_persistent_volume_claim(self, pvc: PersistentVolumeClaim) -> PersistentVolumeClaim:
         self._listers.upsert(pvc)
         return pvc
-
-    def create_persistent_volume(self, pv: PersistentVolume) -> PersistentVolume:
-        return self.update_persistent_volume(pv)
 
 
 def get_pvc_name(pvc: PersistentVolumeClaim) -> str:
@@ -235,7 +227,6 @@ class VolumeBinder:
         except VolumeBinderError as err:
             done(err)
             return
-        self._emulate_pv_controller(bindings or [], claims or [])
 
         def finished(err: Optional[Exception]) -> None:
             done(None if err is None else VolumeBinderError(f"Failed to bind volumes: {err}"))
@@ -369,30 +360,6 @@ class VolumeBinder:
         for i, claim in enumerate(claims):
             claims[i] = self.client.update_persistent_volume_claim(claim)
 
-    def _emulate_pv_controller(self, bindings: list[BindingInfo], claims: list[PersistentVolumeClaim]) -> None:
-        """Kubesched only: complete the binding the PV controller / provisioner would complete."""
-        for binding in bindings:
-            self._bind(binding.pv, self.listers.persistent_volume_claim(
-                binding.pvc.metadata.namespace, binding.pvc.metadata.name) or binding.pvc)
-        for claim in claims:
-            self._bind(_provisioned_pv(claim), claim, provisioned=True)
-
-    def _bind(self, pv: PersistentVolume, pvc: PersistentVolumeClaim, provisioned: bool = False) -> None:
-        ref = ObjectReference(kind="PersistentVolumeClaim", namespace=pvc.metadata.namespace,
-                              name=pvc.metadata.name, uid=pvc.metadata.uid or get_pvc_name(pvc), api_version="v1")
-        pv = dataclasses.replace(pv, spec=dataclasses.replace(pv.spec, claim_ref=ref),
-                                 status=dataclasses.replace(pv.status, phase="Bound"))
-        if provisioned:
-            self.client.create_persistent_volume(pv)
-        else:
-            self.client.update_persistent_volume(pv)
-        pvc = _with_annotation(pvc, pv_util.ANN_BIND_COMPLETED, "yes")
-        pvc = dataclasses.replace(pvc, spec=dataclasses.replace(pvc.spec, volume_name=pv.metadata.name),
-                                  status=dataclasses.replace(pvc.status, phase="Bound"))
-        self.client.update_persistent_volume_claim(pvc)
-        self.pv_cache.restore(pv.metadata.name)
-        self.pvc_cache.restore(get_pvc_name(pvc))
-
     def check_bindings(self, pod: Pod, bindings: Optional[list[BindingInfo]],
                        claims: Optional[list[PersistentVolumeClaim]]) -> tuple[bool, Optional[VolumeBinderError]]:
         """``checkBindings``: (True, None) once every claim the pod needed is fully bound;
@@ -432,15 +399,3 @@ class _FindResult:
     bindings: list[BindingInfo] = dataclasses.field(default_factory=list)
     provisions: list[PersistentVolumeClaim] = dataclasses.field(default_factory=list)
 
-
-def _provisioned_pv(claim: PersistentVolumeClaim) -> PersistentVolume:
-    """The PV an external provisioner would create for ``claim`` (kubesched only)."""
-    from kubesched.api.core import PersistentVolumeSpec
-    from kubesched.api.meta import ObjectMeta
-    name = f"pvc-{claim.metadata.uid or claim.metadata.namespace + '-' + claim.metadata.name}"
-    storage = claim.spec.resources.requests.get("storage")
-    spec = PersistentVolumeSpec(capacity={"storage": storage} if storage is not None else {},
-                                access_modes=claim.spec.access_modes,
-                                storage_class_name=get_persistent_volume_claim_class(claim),
-                                persistent_volume_reclaim_policy="Delete")
-    return PersistentVolume(metadata=ObjectMeta(name=name), spec=spec)
