@@ -7,14 +7,20 @@ JSON (``--format json``) is exactly::
 
     {"pods": [{"namespace", "name", "node", "nominatedNode", "phase", "boundAt", "attempts"}],
      "cycles": [{"cycle", "time", "pod", "profile", "result", "node", "evaluatedNodes",
-                 "feasibleNodes", "message"}],
+                 "feasibleNodes", "message", "replica", "identity"}],
      "events": [{"time", "type", "reason", "object", "message", "count"}],
+     "actionErrors": [{"index", "time", "action", "error"}],
      "end_time", "trace_digest"}
 
 Times are simulated seconds. ``pods`` are sorted by namespace/name; ``phase`` is ``Pending``,
 ``Bound``, ``Succeeded`` (a Job's pod that ran to completion) or ``Deleted`` (a pod the kubelet
-runs is ``Bound``); ``node``/``nominatedNode``/
-``boundAt`` are null when unset. ``cycles`` come from the trace (``kubesched.explain.cycles``).
+runs is ``Bound``); ``node``/``nominatedNode``/``boundAt`` are null when unset; ``boundAt`` of a
+pod already bound in the input file is 0, the time the run started. ``cycles`` come from the
+trace (``kubesched.explain.cycles``): every replica's, each row with the replica (hostname) and
+its leader-election identity; each replica counts its cycles from 1. ``actionErrors`` are the
+Scenario actions the API server refused (``index`` in ``spec.actions``, null for an edit; the
+run went on without them); each is also printed to stderr, and ``--strict`` then makes the exit
+code 1.
 ``events`` are the stored core/v1 Events of the final state, in the state's order; ``time``
 is the Event's lastTimestamp. With ``--no-trace`` the engine runs without a recorder:
 ``pods``/``events``/``end_time`` are identical to the traced run, ``cycles`` is ``[]`` (there
@@ -185,7 +191,7 @@ def cycles_json(records: Iterable[Any]) -> list[dict[str, Any]]:
     return [{
         "cycle": c.cycle, "time": _time(c.time), "pod": c.pod, "profile": c.profile, "result": c.result,
         "node": c.node or None, "evaluatedNodes": c.evaluated_nodes, "feasibleNodes": c.feasible_nodes,
-        "message": c.message,
+        "message": c.message, "replica": c.replica, "identity": c.identity,
     } for c in cycle_summaries(records)]
 
 
@@ -197,6 +203,7 @@ def report(sim: Any, *, traced: bool = True) -> dict[str, Any]:
         "pods": pods_json(state),
         "cycles": cycles_json(records) if traced else [],
         "events": events_json(state),
+        "actionErrors": [e.to_json() for e in getattr(sim, "action_errors", ())],
         "end_time": _time(sim.time),
         "trace_digest": digest(records) if traced else None,
     }
@@ -236,6 +243,8 @@ def _configure(parser: argparse.ArgumentParser) -> None:
                              "JSON cycles [] and trace_digest null)")
     parser.add_argument("-v", dest="verbosity", type=int, default=DEFAULT_VERBOSITY, metavar="N",
                         help=f"klog verbosity of the printed lines (default {DEFAULT_VERBOSITY})")
+    parser.add_argument("--strict", action="store_true",
+                        help="exit 1 when the API server refused a Scenario action (they are printed to stderr)")
 
 
 def run_run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
@@ -249,17 +258,20 @@ def run_run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | N
     note = stop_note(sim, data["pods"])
     if note:
         print(f"note: {note}", file=err)
+    for refused in sim.action_errors:
+        print(f"refused: {refused}", file=err)
+    code = 1 if args.strict and sim.action_errors else 0
     if args.format == "json":
         json.dump(data, out, indent=2, ensure_ascii=False)
         out.write("\n")
-        return 0
+        return code
     if traced:
         for line in format_lines(sim.trace[: sim.cursor], args.verbosity):
             print(line, file=out)
         print(file=out)
     for line in placement_table(data["pods"]):
         print(line, file=out)
-    return 0
+    return code
 
 
 COMMAND = Command("run", "run the scheduler on a cluster file; print klog lines and placements (or JSON)", _configure, run_run)

@@ -2,7 +2,8 @@
 
 Upstream: pkg/scheduler/core/generic_scheduler_test.go @ release-1.18 (TestPreempt,
 TestSelectNodesForPreemption, TestPickOneNodeForPreemption, TestNodesWherePreemptionMightHelp;
-fakes FalseFilterPlugin, MatchFilterPlugin, st.FakeFilterPlugin, FakeExtender), translated to
+fakes trueFilterPlugin, falseFilterPlugin, matchFilterPlugin and fakeFilterPlugin from
+fakes_core.py, FakeExtender), translated to
 core_preempt.yaml, core_select_nodes_for_preemption.yaml and
 core_pick_one_node_and_potential_nodes.yaml (all with ``plugin: core.Preempt``).
 
@@ -27,6 +28,7 @@ from typing import Any, Optional
 from kubesched.api.core import Node, Pod
 from kubesched.conformance import register
 from kubesched.conformance._harness import as_object
+from kubesched.conformance.fakes_core import FakeFilter, FalseFilter, MatchFilter, TrueFilter
 from kubesched.scheduler.core.fit_error import FitError
 from kubesched.scheduler.core.generic_scheduler import GenericScheduler
 from kubesched.scheduler.core.preemption import (
@@ -41,49 +43,10 @@ from kubesched.scheduler.internal.cache.snapshot import Snapshot
 from kubesched.client.listers.informer_listers import InformerListers
 
 NOW = _dt.datetime(2020, 1, 1, tzinfo=_dt.timezone.utc).timestamp()
-ERR_REASON_FAKE = "Nodes failed the fake predicate"  # ErrReasonFake
 _POLICY_VALUES = {"PreemptNever": "Never", "PreemptLowerPriority": "PreemptLowerPriority"}
 
 
 # ----------------------------------------------------------------------------- fake plugins
-
-class _FalseFilter:
-    def name(self) -> str:
-        return "FalseFilter"
-
-    def filter(self, state: Any, pod: Pod, node_info: Any) -> Optional[Status]:
-        return Status(Code.UNSCHEDULABLE, (ERR_REASON_FAKE,))
-
-
-class _MatchFilter:
-    def name(self) -> str:
-        return "MatchFilter"
-
-    def filter(self, state: Any, pod: Pod, node_info: Any) -> Optional[Status]:
-        if node_info.node is None:
-            return Status(Code.ERROR, ("node not found",))
-        if pod.metadata.name == node_info.node.metadata.name:
-            return None
-        return Status(Code.UNSCHEDULABLE, (ERR_REASON_FAKE,))
-
-
-class _FakeFilter:
-    """``st.FakeFilterPlugin``: counts calls; nodes in ``codes`` fail with that code."""
-
-    def __init__(self, codes: dict[str, Code]) -> None:
-        self.codes = codes
-        self.num_filter_called = 0
-
-    def name(self) -> str:
-        return "FakeFilter"
-
-    def filter(self, state: Any, pod: Pod, node_info: Any) -> Optional[Status]:
-        self.num_filter_called += 1
-        code = self.codes.get(node_info.node.metadata.name)
-        if code is None:
-            return None
-        return Status.new(code, f"injecting failure for pod {pod.metadata.name}")
-
 
 class _FakeExtender:
     """``FakeExtender`` as the notes describe it: predicates by name, preemption-capable."""
@@ -141,18 +104,18 @@ def _fixtures(case: dict) -> tuple[Pod, list[Node], list[Pod]]:
     return pod, nodes, pods
 
 
-def _framework(case: dict, snapshot: Snapshot, listers: InformerListers) -> tuple[Framework, Optional[_FakeFilter]]:
+def _framework(case: dict, snapshot: Snapshot, listers: InformerListers) -> tuple[Framework, Optional[FakeFilter]]:
     args = case.get("args") or {}
     spec = args["plugins"]
     registry: dict[str, Any] = dict(new_in_tree_registry())
-    registry["FalseFilter"] = lambda _args, _handle: _FalseFilter()
-    registry["MatchFilter"] = lambda _args, _handle: _MatchFilter()
-    fake: Optional[_FakeFilter] = None
+    for fixed in (TrueFilter, FalseFilter, MatchFilter):
+        registry[fixed.NAME] = lambda _args, _handle, fixed=fixed: fixed()
+    fake: Optional[FakeFilter] = None
     filters = [p["name"] for p in spec["plugins"] if "Filter" in p["extensions"]]
     if args.get("prepend_fake_filter") is not None:
         code = CODE_BY_NAME[args["prepend_fake_filter"]["code_for_every_node"]]
         codes = {} if code == Code.SUCCESS else {n.node_name(): code for n in snapshot.list()}
-        fake = _FakeFilter(codes)
+        fake = FakeFilter(codes)
         registry["FakeFilter"] = lambda _args, _handle: fake
         filters.insert(0, "FakeFilter")
     plugins = Plugins(

@@ -1,14 +1,15 @@
 """Conformance adapters for the generic scheduler: Schedule and numFeasibleNodesToFind.
 
 Upstream: pkg/scheduler/core/generic_scheduler_test.go (TestGenericScheduler,
-TestFindFitAllError, TestFindFitPredicateCallCounts, TestSelectHost,
+TestFindFitAllError, TestFindFitSomeError, TestFindFitPredicateCallCounts, TestZeroRequest, TestSelectHost,
 TestNumFeasibleNodesToFind, TestFairEvaluationForNodes), translated to
 core_schedule.yaml and core_num_feasible_nodes.yaml.
 
 Harness (the files' notes): the cache holds the case's nodes (each labelled
 ``hostname=<name>`` for Schedule cases, as upstream builds them) and existing pods;
 the PVC lister comes from ``objects``; the scheduling queue holds ``args.nominated_pods``;
-the rng is ``random.Random(0)``. ``selected_node_in`` is returned as the expected list when
+the rng is ``random.Random(0)``. TestZeroRequest (``call: prioritizeNodes``) builds its snapshot
+directly from the pods, as upstream does, so its pods carry no UID. ``selected_node_in`` is returned as the expected list when
 the chosen host is in it, else as ``[host]``; ``per_iteration`` is returned as the expected
 sentence when every iteration holds, else as the first broken iteration.
 """
@@ -20,12 +21,14 @@ from dataclasses import replace
 from typing import Any, Optional
 
 from kubesched.conformance import register
-from kubesched.conformance._harness import as_object, listers_of, nodes_of, pod_of, pods_of, status_dict
+from kubesched.conformance._harness import (
+    as_object, listers_of, nodes_of, pod_of, pods_of, snapshot_of, status_dict)
 from kubesched.conformance.fakes_core import build_framework
 from kubesched.scheduler.core.generic_scheduler import FitError, GenericScheduler
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import NodeScore
 from kubesched.scheduler.internal.cache.cache import SchedulerCache
+from kubesched.scheduler.nodeinfo.node_info import PodKeyError
 from kubesched.scheduler.internal.cache.snapshot import new_empty_snapshot
 from kubesched.scheduler.internal.queue.scheduling_queue import PriorityQueue
 
@@ -61,7 +64,10 @@ def _scheduler(case: dict, *, label_nodes: bool) -> tuple[GenericScheduler, Any]
     cache = SchedulerCache(0.0, clock=clock)
     pods = pods_of(case)
     for pod in pods:
-        cache.add_pod(pod)
+        try:
+            cache.add_pod(pod)
+        except PodKeyError:
+            pass  # upstream ignores AddPod's error (a pod without UID has no cache key)
     nodes = nodes_of(case)
     for node in (_labelled(nodes) if label_nodes else nodes):
         cache.add_node(node)
@@ -87,6 +93,8 @@ def core_schedule(case: dict, doc: dict) -> dict:
         return _select_host(case)
     if call == "findNodesThatFitPod":
         return _find_nodes_that_fit_pod(case)
+    if call == "prioritizeNodes":
+        return _prioritize_nodes(case)
     sched, built = _scheduler(case, label_nodes=True)
     try:
         result = sched.schedule(_Profile(built.framework), CycleState(), pod_of(case))
@@ -110,6 +118,20 @@ def _find_nodes_that_fit_pod(case: dict) -> dict:
     if fake is not None:
         out["filter_call_count"] = fake.num_filter_called
     return out
+
+
+def _prioritize_nodes(case: dict) -> dict:
+    """TestZeroRequest: a snapshot built directly from the pods (no cache, so pods need no UID),
+    findNodesThatFitPod, RunPreScorePlugins, then prioritizeNodes' weighted sum per node."""
+    nodes = nodes_of(case)
+    snapshot = snapshot_of(case)
+    listers = listers_of(case)
+    built = build_framework(case["args"]["plugins"], snapshot_shared_lister=snapshot, listers=listers)
+    sched = GenericScheduler(None, snapshot, [], 0, False, listers, random.Random(0))
+    prof, state, pod = _Profile(built.framework), CycleState(), pod_of(case)
+    sched.find_nodes_that_fit_pod(prof, state, pod)
+    prof.framework.run_pre_score_plugins(state, pod, nodes)
+    return {"scores": {s.name: s.score for s in sched.prioritize_nodes(prof, state, pod, nodes)}}
 
 
 def _select_host(case: dict) -> dict:

@@ -9,7 +9,9 @@ Harness (each file's ``notes``): the snapshot is ``Snapshot.new(existing_pods, n
 also the handle's shared lister. Filter cases run PreFilter once on a fresh CycleState (unless
 ``skip_prefilter``), then Filter on every node in the case's order. Score cases run PreScore once
 over all nodes (unless ``skip_prescore``), Score per node and, for plugins that have one,
-NormalizeScore over the whole list. ``feature_gates`` are applied around the whole case.
+NormalizeScore over the whole list. ``filter_without_node`` calls Filter on a NodeInfo without
+a Node; ``score_unknown_node`` calls Score for a node name the snapshot does not hold.
+``feature_gates`` are applied around the whole case.
 
 Unit cases (``function`` key) call the plugin's internal helper and return the outcome under
 the case's own result key: ``expect`` (a value), ``expect_error`` (message) or ``points``.
@@ -36,6 +38,7 @@ from kubesched.scheduler.framework.plugins.tainttoleration import taint_tolerati
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import NodeScore
 from kubesched.scheduler.internal.cache.snapshot import Snapshot
+from kubesched.scheduler.nodeinfo.node_info import NodeInfo
 
 FACTORIES: dict[str, Callable[[Optional[dict], Any], Any]] = {
     fit.NAME: fit.new,
@@ -93,6 +96,12 @@ def _run(case: dict, name: str) -> dict:
         got.update(_filter_phase(plugin, case, pod, snapshot))
     if "scores" in expect or "prescore" in expect or "score_status" in expect:
         got.update(_score_phase(plugin, case, pod, snapshot))
+    if "filter_without_node" in expect:
+        got["filter_without_node"] = status_dict(plugin.filter(CycleState(), pod, NodeInfo()))
+    if "score_unknown_node" in expect:
+        node_name = expect["score_unknown_node"]["node"]
+        _, status = plugin.score(CycleState(), pod, node_name)
+        got["score_unknown_node"] = {"node": node_name, **status_dict(status)}
     if "insufficient_resources" in expect:
         got["insufficient_resources"] = {
             info.node_name(): [_insufficient(r) for r in fit.fits(pod, info, plugin.ignored_resources)]

@@ -16,6 +16,11 @@ Harness choices (documented because results depend on them):
   (the flushes the background loops would have run by then).
 - Pods are compared by identity with the fixtures (upstream compares pointers); a pod
   whose status was changed by ``set_condition`` replaces its fixture.
+- ``pop_blocking_start`` checks that Pop on the empty queue would wait (this Pop returns None
+  instead of blocking); ``pop_blocking_result`` is what that Pop returns afterwards: the next
+  pod, or with ``expect_error`` the error once the queue was closed.
+- ``mark_time`` remembers the clock; ``backoff_deadline_minus_mark_seconds`` is
+  getBackoffTime of the case's only pod (in podBackoffQ) minus that mark, rounded to 1 ns.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from kubesched.conformance import register
 from kubesched.scheduler.internal.queue.pod_info import PodInfo
 from kubesched.scheduler.internal.queue.scheduling_queue import (
     PriorityQueue,
+    QueueClosedError,
     QueueError,
     UnschedulablePodsMap,
     get_pod_full_name,
@@ -135,7 +141,22 @@ class _Harness:
         _check(self.queue.pop() is None, "Pop on an empty queue must wait (return None here)")
 
     def op_pop_blocking_result(self, step: dict) -> None:
-        self.op_pop(step)
+        """What the waiting Pop returns: the queueClosed error (``expect_error``) or a pod."""
+        if "expect_error" not in step:
+            self.op_pop(step)
+            return
+        try:
+            p_info = self.queue.pop()
+        except QueueClosedError as err:
+            _check(str(err) == step["expect_error"], f"Pop failed with {err!r}")
+            return
+        _check(False, f"Pop returned {p_info!r}, expected the error {step['expect_error']!r}")
+
+    def op_close(self, step: dict) -> None:
+        self.queue.close()
+
+    def op_mark_time(self, step: dict) -> None:
+        self.saved[step["as"]] = self.clock.now()
 
     def op_add_unschedulable(self, step: dict) -> None:
         p_info = self.pod_info(step)
@@ -246,6 +267,12 @@ class _Harness:
             return {node: len(q.nominated_pods.nominated_pods.get(node, [])) for node in want}
         if key == "nominated_node_count":
             return len(q.nominated_pods.nominated_pods)
+        if key == "nominated_pods_for_node":
+            return {node: _names_or_none(self.name_of, q.nominated_pods_for_node(node)) for node in want}
+        if key == "backoff_deadline_minus_mark_seconds":
+            p_info = q.pod_backoff_q.get_by_key(meta_namespace_key(self.fixtures[self._only_pod()]))
+            got = None if p_info is None else round(q.get_backoff_time(p_info) - self.saved[want["mark"]], 9)
+            return {"mark": want["mark"], "value": got}
         if key.endswith("_not_contains"):
             return [k for k in want if not self._holds(key.split("_")[0], k)]
         if key.endswith("_contains"):
@@ -273,12 +300,20 @@ class _Harness:
             return sorted(k for k, info in self.umap.pod_info_map.items() if id(info.pod) in self.updated_copies)
         raise KeyError(f"unknown expect key {key!r}")
 
+    def _only_pod(self) -> str:
+        (key,) = self.fixtures
+        return key
+
     def _holds(self, queue_name: str, pod_key: str) -> bool:
         pod = self.fixtures[pod_key]
         if queue_name == "unschedulableQ":
             return self.queue.unschedulable_q.get(pod) is not None
         heap = self.queue.active_q if queue_name == "activeQ" else self.queue.pod_backoff_q
         return heap.get_by_key(meta_namespace_key(pod)) is not None
+
+
+def _names_or_none(name_of: Any, pods: Optional[list[Pod]]) -> Optional[list[str]]:
+    return None if pods is None else [name_of(p) for p in pods]
 
 
 def _check(ok: bool, message: str) -> None:

@@ -13,6 +13,11 @@ Schedule, where upstream returns an empty ScheduleResult, they are what the filt
 evaluated (``len(failed) + len(feasible)``) and 0 feasible (0 and 0 when filtering never ran).
 Deviation: cycles that end before ``CYCLE_START`` (a pod being deleted is skipped; a pod whose
 ``schedulerName`` has no profile) are not scheduling attempts and are not listed.
+
+Every replica counts its own cycles from 1. The trace holds the leading replica's cycle records;
+the replica is the one whose ``sched.Run`` startup step came last (its ``replica`` detail), its
+identity the ``identity`` detail of its ``Options.Config`` step. So after a leader change the new
+leader's cycle 1 is a row of its own, after the old leader's rows (trace order).
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from kubesched.trace.records import (
     Record,
     ScheduleResult,
     SchedulingFailure,
+    StartupStep,
 )
 
 __all__ = ["ERROR", "SCHEDULED", "UNSCHEDULABLE", "classify", "cycle_records", "cycle_summaries", "first_of"]
@@ -49,6 +55,8 @@ class _Acc:
     time: float
     pod: str
     profile: str
+    replica: str = ""
+    identity: str = ""
     schedule_code: str = ""
     schedule_message: str = ""
     host: str = ""
@@ -113,19 +121,36 @@ def _summary(acc: _Acc) -> CycleSummary:
     else:
         message = acc.end_message or acc.schedule_message
     return CycleSummary(acc.cycle, acc.time, acc.pod, acc.profile, result, acc.host, acc.evaluated,
-                        acc.feasible, message)
+                        acc.feasible, message, acc.replica, acc.identity)
 
 
 def cycle_summaries(records: Iterable[Record]) -> list[CycleSummary]:
-    """Every scheduling cycle that reached ``CYCLE_START``, in cycle order."""
-    open_: dict[int, _Acc] = {}
+    """Every scheduling cycle that reached ``CYCLE_START``: each replica's in cycle order, replicas in
+    the order they led (see the module docstring)."""
+    open_: dict[tuple[str, int], _Acc] = {}
+    identities: dict[str, str] = {}
+    replica = ""
     for record in records:
+        if record.kind is Kind.STARTUP_STEP and isinstance(record.data, StartupStep):
+            replica = _note_replica(record.data, identities, replica)
+            continue
         if record.cycle is None:
             continue
         if record.kind is Kind.CYCLE_START:
-            open_[record.cycle] = _Acc(record.cycle, record.time, record.pod or "", record.profile or "")
+            open_[(replica, record.cycle)] = _Acc(record.cycle, record.time, record.pod or "", record.profile or "",
+                                                  replica, identities.get(replica, ""))
             continue
-        acc = open_.get(record.cycle)
+        acc = open_.get((replica, record.cycle))
         if acc is not None and record.pod == acc.pod:
             _feed(acc, record)
-    return [_summary(acc) for _, acc in sorted(open_.items())]
+    return [_summary(acc) for acc in open_.values()]
+
+
+def _note_replica(step: StartupStep, identities: dict[str, str], replica: str) -> str:
+    """Remember a replica's identity (``Options.Config``); a ``sched.Run`` makes it the scheduling one."""
+    details = dict(step.details)
+    if step.step == "Options.Config" and "replica" in details:
+        identities[details["replica"]] = details.get("identity", "")
+    if step.step == "sched.Run":
+        return details.get("replica", replica)
+    return replica

@@ -140,6 +140,8 @@ class CycleSummary:
     evaluated_nodes: int
     feasible_nodes: int
     message: str
+    replica: str = ""              # the scheduler replica (hostname) that ran the cycle
+    identity: str = ""             # its leader-election identity
 
 
 @dataclass(frozen=True, slots=True)

@@ -330,7 +330,7 @@ def _new(api: Any, loop: Any, config: KubeSchedulerConfiguration, seed: int,
     if observer is not None and _hook(observer, "cache_event") is not None:
         scheduler_cache.hooks.append(lambda event: observer.cache_event(event=event))
     volume_binder = VolumeBinder(informers.listers, APIVolumeClient(api, informers.listers),
-                                 bind_timeout=float(config.bind_timeout_seconds))
+                                 bind_timeout=float(config.bind_timeout_seconds), loop=loop)
     registry = new_in_tree_registry()
     try:
         registry.merge(out_of_tree_registry or {})

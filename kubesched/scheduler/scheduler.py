@@ -12,7 +12,8 @@ How the goroutines become loop callbacks (one ``EventLoop``, no wall clock):
   when activeQ is empty the chain stops and the queue's ``broadcast_hooks`` (upstream's
   condition variable) start it again when a pod can be popped. No busy loop.
 - The binding goroutine is one callback (``call_later(0)``) scheduled at the end of the
-  scheduling cycle; ``WaitOnPermit`` hands over to the loop until Allow/Reject/timeout.
+  scheduling cycle; ``WaitOnPermit`` hands over to the loop until Allow/Reject/timeout, and
+  so does ``bindVolumes`` while BindPodVolumes polls (first check 1 s later).
 - Every cycle takes no simulated time.
 
 Deviations:
@@ -444,12 +445,17 @@ class Scheduler:
             self._run_unreserve(prof, state, pod, host)
             self._binding_failed(task, status.as_error(), reason, status.message())
             return
-        if not task.all_bound:
-            err = self.bind_volumes(pod)
-            if err is not None:
-                self._binding_failed(task, err, VOLUME_BINDING_FAILED, str(err))
-                self._run_unreserve(prof, state, pod, host)
-                return
+        if task.all_bound:
+            self._after_bind_volumes(task, None)
+        else:
+            self.bind_volumes(pod, lambda err: self._after_bind_volumes(task, err))
+
+    def _after_bind_volumes(self, task: _BindingTask, err: Optional[BaseException]) -> None:
+        prof, state, pod, host = task.prof, task.state, task.pod, task.host
+        if err is not None:
+            self._binding_failed(task, err, VOLUME_BINDING_FAILED, str(err))
+            self._run_unreserve(prof, state, pod, host)
+            return
         self._phase_start("PreBind", pod, host)
         pre_bind = prof.framework.run_pre_bind_plugins(state, pod, host)
         self._phase_end("PreBind", pod, host, str(code_of(pre_bind)), message_of(pre_bind))
@@ -571,22 +577,22 @@ class Scheduler:
             self._notify("clear_nomination", pod=p)
         return node_name
 
-    def bind_volumes(self, assumed: Pod) -> Optional[BaseException]:
-        """``bindVolumes``: BindPodVolumes; on error ForgetPod and return the error."""
+    def bind_volumes(self, assumed: Pod, done: Callable[[Optional[BaseException]], None]) -> None:
+        """``bindVolumes``: BindPodVolumes (which polls: ``done`` runs when it returns); on error
+        ForgetPod, then ``done(err)``."""
         self.log(5, f'Trying to bind volumes for pod "{_ns_name(assumed)}"', site=_BIND_VOLUMES)
         self._phase_start("BindVolumes", assumed, assumed.spec.node_name)
-        try:
-            self.volume_binder.bind_pod_volumes(assumed)
-        except _BUGS:
-            raise
-        except Exception as err:  # noqa: BLE001 - the binder's err
-            self._phase_end("BindVolumes", assumed, assumed.spec.node_name, "Error", str(err))
-            self.log(1, f'Failed to bind volumes for pod "{_ns_name(assumed)}": {err}', site=_BIND_VOLUMES)
-            self._forget(assumed)
-            return err
-        self._phase_end("BindVolumes", assumed, assumed.spec.node_name, "Success", "")
-        self.log(5, f'Success binding volumes for pod "{_ns_name(assumed)}"', site=_BIND_VOLUMES)
-        return None
+
+        def returned(err: Optional[BaseException]) -> None:
+            if err is not None:
+                self._phase_end("BindVolumes", assumed, assumed.spec.node_name, "Error", str(err))
+                self.log(1, f'Failed to bind volumes for pod "{_ns_name(assumed)}": {err}', site=_BIND_VOLUMES)
+                self._forget(assumed)
+            else:
+                self._phase_end("BindVolumes", assumed, assumed.spec.node_name, "Success", "")
+                self.log(5, f'Success binding volumes for pod "{_ns_name(assumed)}"', site=_BIND_VOLUMES)
+            done(err)
+        self.volume_binder.bind_pod_volumes(assumed, returned)
 
     def assume(self, assumed: Pod, host: str) -> None:
         """``assume``: AssumePod (``assumed`` already carries ``host``), drop its nomination."""

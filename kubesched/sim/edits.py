@@ -9,8 +9,15 @@ API server's error (``kubesched.cluster.errors.APIError``) when it is refused. A
 object is defaulted as the API server's create path does (pods get their priority from
 their PriorityClass); a created ReplicaSet, RC or Deployment also creates its pods, as the
 loader does (StatefulSets, DaemonSets and Jobs get theirs from their controllers on the loop).
-``Update`` replaces the whole object: its spec and metadata, then its status when that
-differs (``kubectl replace`` plus a status write).
+``Update`` replaces the whole object (``kubectl replace``): its spec and metadata, defaulted
+as a create is (SetDefaults runs on every write; the Priority admission plugin keeps the
+stored pod's priority and preemptionPolicy when the update leaves them out), so an update
+only has to say what changes; then its status, with a status write, when the manifest gives
+one that differs (a manifest without status leaves the stored status alone).
+
+Deviation: a pod update that leaves out ``priorityClassName`` gets the globalDefault class's
+name again, as at create time (upstream's admission restores only the priority value, so
+``kubectl replace`` of such a pod is refused).
 
 ``to_action(edit)`` / ``from_action(...)`` convert to and from the Scenario format's action
 body (``create: manifest`` …).
@@ -119,11 +126,25 @@ def _create(api: Any, obj: Any) -> None:
 
 def _update(api: Any, obj: Any) -> None:
     current = api.get(type(obj).KIND, obj.metadata.namespace, obj.metadata.name)
+    status = getattr(obj, "status", None)
+    obj = _defaulted_update(obj, current, api)
     meta = dataclasses.replace(obj.metadata, resource_version="", uid=current.metadata.uid)
     written = api.update(dataclasses.replace(obj, metadata=meta))
-    status = getattr(obj, "status", None)
-    if status is not None and written.status != status:
+    if status is not None and status != type(status)() and written.status != status:
         api.update_status(dataclasses.replace(written, status=status))
+
+
+def _defaulted_update(obj: Any, current: Any, api: Any) -> Any:
+    """``obj`` defaulted as a create is; a pod keeps the stored priority and preemptionPolicy
+    when it gives none (Priority admission on update)."""
+    if isinstance(obj, Pod):
+        spec = obj.spec
+        if spec.priority is None:
+            spec = dataclasses.replace(spec, priority=current.spec.priority)
+        if spec.preemption_policy is None:
+            spec = dataclasses.replace(spec, preemption_policy=current.spec.preemption_policy)
+        obj = dataclasses.replace(obj, spec=spec)
+    return default_object(obj, api)
 
 
 # -- the Scenario format -----------------------------------------------------------------------------

@@ -40,11 +40,36 @@ class EditError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class AppliedEdit:
-    """An edit made with ``apply``: after ``after_event`` callbacks, at simulated ``time``."""
+    """An edit made with ``apply``: after ``after_event`` callbacks, at simulated ``time``.
+
+    ``action`` is its index in the Scenario's ``spec.actions`` when it is an ``afterEvent``
+    action of the input (None for an edit made at the cursor)."""
 
     edit: Edit
     after_event: int
     time: float
+    action: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ActionError:
+    """A Scenario action the API server refused (the run went on without it).
+
+    ``index`` is its position in ``spec.actions`` (None for an edit made at the cursor),
+    ``time`` when it was applied, ``action`` what it does (``describe``), ``error`` the refusal.
+    """
+
+    index: int | None
+    time: float
+    action: str
+    error: str
+
+    def __str__(self) -> str:
+        where = f"spec.actions[{self.index}]" if self.index is not None else "edit"
+        return f"{where} at t={self.time:g}s: {self.action}: {self.error}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"index": self.index, "time": round(self.time, 6), "action": self.action, "error": self.error}
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +101,7 @@ class Engine:
         self.deleted: dict[str, Pod] = {}
         self.last_change = 0.0
         self.last_action = max((a.at for a in inputs.scenario.actions if a.after_event is None), default=0.0)
-        self.action_errors: list[str] = []
+        self.action_errors: list[ActionError] = []
         self.events = 0
         self.event_times: list[float] = []
         self.marks: list[Mark] = []
@@ -97,6 +122,9 @@ class Engine:
     def _build(self) -> None:
         for obj in self.inputs.objects:
             self.api.create(obj)
+        for pod in self.api.list("Pod"):
+            if pod.spec.node_name:  # bound in the input: bound since the run started
+                self.bound_at[f"{pod.metadata.namespace}/{pod.metadata.name}"] = self.loop.now()
         self.sizes = {kind: len(self.api.list(kind)) for kind in self.sizes}
         self.api.watch(self._on_change)
         self.kubelet = Kubelet(self.api)
@@ -110,9 +138,9 @@ class Engine:
         self._retrace()
         for process in self.processes:
             process.start()
-        for action in self.inputs.scenario.actions:
+        for index, action in enumerate(self.inputs.scenario.actions):
             if action.after_event is None:
-                self.loop.call_at(action.at, lambda a=action: self._timed_action(a),
+                self.loop.call_at(action.at, lambda a=action, i=index: self._timed_action(a, i),
                                   label=f"scenario at {action.at:g}s: {describe(action.edit)}")
 
     # -- observation -------------------------------------------------------------------------------
@@ -159,11 +187,11 @@ class Engine:
             self._apply_positional()
         self._mark()
 
-    def _timed_action(self, action: Action) -> None:
+    def _timed_action(self, action: Action, index: int) -> None:
         try:
             apply_edit(action.edit, self.api, self.kill_leader)
         except (APIError, EditError) as err:
-            self.action_errors.append(f"t={action.at:g}s {describe(action.edit)}: {err}")
+            self.action_errors.append(ActionError(index, self.loop.now(), describe(action.edit), str(err)))
 
     def _apply_positional(self) -> None:
         while self._next_positional < len(self._positional):
@@ -177,7 +205,7 @@ class Engine:
             except (APIError, EditError) as err:
                 if applied is self.strict:
                     raise
-                self.action_errors.append(f"after event {applied.after_event} {describe(applied.edit)}: {err}")
+                self.action_errors.append(ActionError(applied.action, self.loop.now(), describe(applied.edit), str(err)))
             self.last_change = max(self.last_change, self.loop.now())
 
     def _set_clock(self, when: float) -> None:
@@ -285,4 +313,4 @@ def _background(label: str) -> bool:
     return label in BACKGROUND_LABELS or label.startswith(BACKGROUND_PREFIXES)
 
 
-__all__ = ["CHECKPOINT_LIMIT", "AppliedEdit", "EditError", "Engine", "Mark"]
+__all__ = ["CHECKPOINT_LIMIT", "ActionError", "AppliedEdit", "EditError", "Engine", "Mark"]

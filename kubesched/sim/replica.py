@@ -15,9 +15,9 @@ leads) the first replica still alive. Startup steps, leader-election records and
 lines are kept for every replica (their ``details``/identity name the replica).
 
 Deviations: hostnames are ``scheduler-a``, ``scheduler-b`` …; identities are
-``<hostname>_<uuid5(hostname/seed)>``; leader election runs without jitter (``wait.Jitter``
-on the acquire retries is left out so hand-over times are exact multiples of the retry
-period); of the elector's observations only ``attempt`` changes (a different outcome or
+``<hostname>_<uuid5(hostname/seed)>``; the acquire retries' jitter is drawn from each
+replica's own seeded random source (``kubesched.cmd.app.server.election_rng``); of the
+elector's observations only ``attempt`` changes (a different outcome or
 message than the replica's previous attempt), ``new-leader``, ``acquired``, ``lost``,
 ``released`` and ``stopped`` are recorded (not every 2 s renewal); the elector's log lines
 are kept up to verbosity 2.

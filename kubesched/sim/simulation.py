@@ -54,7 +54,7 @@ from typing import Any, Final
 from kubesched.cluster.errors import APIError
 from kubesched.sim import state as st
 from kubesched.sim.edits import Edit, describe
-from kubesched.sim.engine import CHECKPOINT_LIMIT, AppliedEdit, EditError, Engine, Mark
+from kubesched.sim.engine import CHECKPOINT_LIMIT, ActionError, AppliedEdit, EditError, Engine, Mark
 from kubesched.sim.inputs import CONFIG_KIND, Inputs, load_inputs
 from kubesched.sim.scenario import (
     Action,
@@ -99,7 +99,7 @@ class Simulation:
 
     def _positional(self, edits: list[AppliedEdit]) -> list[AppliedEdit]:
         """The scenario's positional actions (``afterEvent``), then ``edits``."""
-        return [AppliedEdit(a.edit, a.after_event, a.at) for a in self.inputs.scenario.actions
+        return [AppliedEdit(a.edit, a.after_event, a.at, index) for index, a in enumerate(self.inputs.scenario.actions)
                 if a.after_event is not None] + list(edits)
 
     def _new_engine(self, edits: list[AppliedEdit], strict: AppliedEdit | None = None) -> Engine:
@@ -304,8 +304,9 @@ class Simulation:
         self.stopped_reason = None
 
     @property
-    def action_errors(self) -> tuple[str, ...]:
-        """Timed actions the API server refused (the run went on without them)."""
+    def action_errors(self) -> tuple[ActionError, ...]:
+        """Scenario actions the API server refused so far, in the order they were tried (the run
+        went on without them)."""
         return tuple(self._engine.action_errors)
 
     # -- export ------------------------------------------------------------------------------------------------
@@ -332,5 +333,5 @@ def _tidy(text: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", text).rstrip("\n")
 
 
-__all__ = ["CHECKPOINT_LIMIT", "PHASE_KINDS", "AppliedEdit", "EditError", "Engine", "Inputs", "Mark", "ScenarioError",
+__all__ = ["CHECKPOINT_LIMIT", "PHASE_KINDS", "ActionError", "AppliedEdit", "EditError", "Engine", "Inputs", "Mark", "ScenarioError",
            "Simulation", "load_inputs"]

@@ -157,13 +157,14 @@ def _queued(info: Any, queue: str, sched_queue: Any) -> QueuedPod:
 
 
 def capture_queues(queue: Any) -> QueueState:
-    """The three sub-queues (activeQ in pop order: priority, then timestamp)."""
+    """The three sub-queues (activeQ and podBackoffQ in pop order: priority, then the PodInfo stamp
+    ``(timestamp, seq)``; backoff expiry, then ``seq``)."""
     if queue is None:
         return QueueState()
-    active = sorted((_queued(i, "activeQ", queue) for i in queue.active_q.list()),
-                    key=lambda q: (-q.priority, q.timestamp, q.key))
-    backoff = sorted((_queued(i, "podBackoffQ", queue) for i in queue.pod_backoff_q.list()),
-                     key=lambda q: (q.backoff_expiry, q.key))
+    active = [_queued(i, "activeQ", queue) for i in sorted(
+        queue.active_q.list(), key=lambda i: (-get_pod_priority(i.pod), i.timestamp, i.seq))]
+    backoff = [_queued(i, "podBackoffQ", queue) for i in sorted(
+        queue.pod_backoff_q.list(), key=lambda i: (queue.get_backoff_time(i), i.seq))]
     unsched = sorted((_queued(i, "unschedulableQ", queue) for i in queue.unschedulable_q.pod_info_map.values()),
                      key=lambda q: q.key)
     nominated = tuple(sorted(queue.nominated_pods.nominated_pod_to_node.items()))

@@ -225,3 +225,20 @@ def render_picker() -> None:
     if source != st.session_state.get(CLUSTER):
         st.caption(t("home.custom_source", lg))
         st.text(source)
+    render_action_errors()
+
+
+def render_action_errors() -> None:
+    """A small sidebar notice: the run's Scenario actions the API server refused, each with its
+    time (as far as the run has been computed: ``Simulation.action_errors``)."""
+    from kubesched.ui.figures.markup import md
+    from kubesched.ui.i18n import t
+
+    refused = current().action_errors
+    if not refused:
+        return
+    lg = lang()
+    lines = [t("home.action_errors", lg, n=len(refused))] + [
+        "- " + md(t("home.action_error", lg, time=e.time, action=e.action, error=e.error,
+                    where=f"spec.actions[{e.index}]" if e.index is not None else "edit")) for e in refused]
+    st.warning("\n".join(lines), icon="⚠️")

@@ -16,11 +16,12 @@ from tests.cli.clusters import (
 )
 from tests.cli.conftest import SAMPLES
 
-TOP_KEYS = {"pods", "cycles", "events", "end_time", "trace_digest"}
+TOP_KEYS = {"pods", "cycles", "events", "actionErrors", "end_time", "trace_digest"}
 POD_TYPES = {"namespace": (str,), "name": (str,), "node": (str, type(None)), "nominatedNode": (str, type(None)),
              "phase": (str,), "boundAt": (float, type(None)), "attempts": (int,)}
 CYCLE_TYPES = {"cycle": (int,), "time": (float,), "pod": (str,), "profile": (str,), "result": (str,),
-               "node": (str, type(None)), "evaluatedNodes": (int,), "feasibleNodes": (int,), "message": (str,)}
+               "node": (str, type(None)), "evaluatedNodes": (int,), "feasibleNodes": (int,), "message": (str,),
+               "replica": (str,), "identity": (str,)}
 EVENT_TYPES = {"time": (float, type(None)), "type": (str,), "reason": (str,), "object": (str,), "message": (str,),
                "count": (int,)}
 

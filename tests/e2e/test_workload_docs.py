@@ -244,7 +244,8 @@ def test_stateful_set_with_claims_over_local_volumes() -> None:
     api = sim.engine.api
     pods = {p.metadata.name: p for p in api.list("Pod")}
     assert sorted(pods) == ["web-0", "web-1"]
-    assert (pods["web-0"].metadata.creation_timestamp, pods["web-1"].metadata.creation_timestamp) == (0.0, 1.0)
+    # web-0's claim is WaitForFirstConsumer: BindPodVolumes' poll binds web-0 at t=1, the kubelet starts it at t=2
+    assert (pods["web-0"].metadata.creation_timestamp, pods["web-1"].metadata.creation_timestamp) == (0.0, 2.0)
     assert pods["web-1"].metadata.creation_timestamp == pods["web-0"].status.start_time  # Running and Ready
     assert {pods["web-0"].spec.node_name, pods["web-1"].spec.node_name} == {"node-a", "node-b"}
     for ordinal in (0, 1):
@@ -356,7 +357,7 @@ def test_the_workloads_sample_cluster() -> None:
     agents = sorted(p.spec.node_name for p in api.list("Pod", "kube-system"))
     assert agents == ["node-1", "node-2"]  # gpu-1's taint is not tolerated
     db = {p.metadata.name: p for p in api.list("Pod", "default") if p.metadata.name.startswith("db-")}
-    assert [db[n].metadata.creation_timestamp for n in ("db-0", "db-1")] == [0.0, 1.0]
+    assert [db[n].metadata.creation_timestamp for n in ("db-0", "db-1")] == [0.0, 2.0]  # db-0 bound at t=1 (poll)
     assert {db["db-0"].spec.node_name, db["db-1"].spec.node_name} == {"node-1", "node-2"}
     reports = sorted(p.metadata.creation_timestamp for p in api.list("Pod", "default")
                      if p.metadata.name.startswith("report-"))

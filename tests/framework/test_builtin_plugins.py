@@ -44,19 +44,23 @@ def _with_priority(priority):
     return dataclasses.replace(p, spec=dataclasses.replace(p.spec, priority=priority))
 
 
-@pytest.mark.parametrize(("p1", "t1", "p2", "t2", "want"), [
-    (10, 0.0, 100, 0.0, False),
-    (100, 0.0, 100, 1.0, True),
-    (100, 1.0, 100, 0.0, False),
-    (100, 5.0, 10, 0.0, True),
-    (None, 0.0, 0, 1.0, True),   # unset priority counts as 0
-    (None, 1.0, -1, 0.0, True),
-    (7, 3.0, 7, 3.0, False),     # equal: not less either way
+@pytest.mark.parametrize(("p1", "t1", "s1", "p2", "t2", "s2", "want"), [
+    (10, 0.0, 0, 100, 0.0, 0, False),
+    (100, 0.0, 0, 100, 1.0, 0, True),
+    (100, 1.0, 0, 100, 0.0, 0, False),
+    (100, 5.0, 0, 10, 0.0, 0, True),
+    (None, 0.0, 0, 0, 1.0, 0, True),   # unset priority counts as 0
+    (None, 1.0, 0, -1, 0.0, 0, True),
+    (7, 3.0, 0, 7, 3.0, 0, False),     # equal: not less either way
+    (7, 3.0, 1, 7, 3.0, 2, True),      # same instant: the earlier stamp first
+    (7, 3.0, 2, 7, 3.0, 1, False),
+    (7, 2.0, 9, 7, 3.0, 1, True),      # the time decides before the stamping order
+    (8, 3.0, 9, 7, 3.0, 1, True),      # the priority decides before both
 ])
-def test_priority_sort_less(p1, t1, p2, t2, want) -> None:
+def test_priority_sort_less(p1, t1, s1, p2, t2, s2, want) -> None:
     plugin = priority_sort.new(None, None)
     assert plugin.name() == "PrioritySort"
-    assert plugin.less(PodInfo(_with_priority(p1), t1), PodInfo(_with_priority(p2), t2)) is want
+    assert plugin.less(PodInfo(_with_priority(p1), t1, seq=s1), PodInfo(_with_priority(p2), t2, seq=s2)) is want
 
 
 class _Handle:

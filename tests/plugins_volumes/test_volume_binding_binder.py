@@ -6,8 +6,9 @@ TestBindPodVolumes) and volume_binding_test.go (v1.18.5), re-expressed as small 
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any, Optional
 
 import pytest
 
@@ -19,6 +20,7 @@ from kubesched.scheduler.framework.plugins.volumebinding import volume_binding a
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import Code, Status
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
+from kubesched.util.loop import EventLoop
 from volume_fixtures import Handle, claim_vol, csi_node, node, node_info, pod, pv, pvc, storage_class
 
 NODE_A = node("node-a", {"zone": "a"})
@@ -118,9 +120,23 @@ def test_prebound_pv_is_returned_before_smaller_ones() -> None:
     assert [b.pv.metadata.name for b in binder.get_bindings_cache().get_bindings(p, "node-a")] == ["mine"]
 
 
+def with_uid(claim: Any) -> Any:
+    return dataclasses.replace(claim, metadata=dataclasses.replace(claim.metadata, uid=f"uid-{claim.metadata.name}"))
+
+
+def completed(claim: Any, volume_name: str) -> Any:
+    """The claim as the PV controller leaves it once bound (a newer resourceVersion)."""
+    annotations = {**claim.metadata.annotations, pv_util.ANN_BIND_COMPLETED: "yes"}
+    version = str(int(claim.metadata.resource_version or 0) + 1)
+    meta = dataclasses.replace(claim.metadata, annotations=annotations, resource_version=version)
+    return dataclasses.replace(claim, metadata=meta, spec=dataclasses.replace(claim.spec, volume_name=volume_name))
+
+
 def test_assume_and_bind_static_and_provisioned_claims() -> None:
-    handle = Handle(*CLASSES, pvc("s", sc="static"), pv("pv1", sc="static"), pvc("d", sc="wait"))
-    binder = VolumeBinder(handle.listers())
+    handle = Handle(*CLASSES, with_uid(pvc("s", sc="static")), pv("pv1", sc="static"), with_uid(pvc("d", sc="wait")))
+    listers = handle.listers()
+    loop = EventLoop(10.0)
+    binder = VolumeBinder(listers, loop=loop)
     p = pod(claim_vol("s"), claim_vol("d"))
     assert binder.find_pod_volumes(p, NODE_A) == (True, True)
     assert binder.assume_pod_volumes(p, "node-a") is False
@@ -128,22 +144,73 @@ def test_assume_and_bind_static_and_provisioned_claims() -> None:
     assert (assumed_pv.spec.claim_ref.name, assumed_pv.metadata.annotations[pv_util.ANN_BOUND_BY_CONTROLLER]) == \
         ("s", "yes")
     assert binder.pvc_cache.get_pvc("ns/d").metadata.annotations[pv_util.ANN_SELECTED_NODE] == "node-a"
-    assert handle.listers().persistent_volume("pv1").spec.claim_ref is None  # only assumed so far
+    assert listers.persistent_volume("pv1").spec.claim_ref is None  # only assumed so far
     bound_pod = pod(claim_vol("s"), claim_vol("d"), node="node-a")
-    binder.bind_pod_volumes(bound_pod)
-    listers = handle.listers()
-    assert listers.persistent_volume_claim("ns", "s").spec.volume_name == "pv1"
-    assert listers.persistent_volume("pv1").status.phase == "Bound"
-    provisioned = listers.persistent_volume_claim("ns", "d")
-    assert (provisioned.spec.volume_name, provisioned.metadata.annotations[pv_util.ANN_SELECTED_NODE]) == \
-        ("pvc-ns-d", "node-a")
+    outcomes: list = []
+    binder.bind_pod_volumes(bound_pod, lambda err: outcomes.append((loop.now(), err)))
+    # bindAPIUpdate wrote the choices: pv1 pre-bound to s, d's selected node
+    assert (listers.persistent_volume("pv1").spec.claim_ref.uid, outcomes) == ("uid-s", [])
+    assert listers.persistent_volume_claim("ns", "d").metadata.annotations[pv_util.ANN_SELECTED_NODE] == "node-a"
+
+    def pv_controller_finishes() -> None:
+        listers.upsert(completed(listers.persistent_volume_claim("ns", "s"), "pv1"))
+        listers.upsert(completed(listers.persistent_volume_claim("ns", "d"), "pvc-uid-d"))
+    loop.call_at(11.5, pv_controller_finishes)
+    loop.run()
+    assert outcomes == [(12.0, None)]            # checks at 11 (not bound yet) and 12
     assert binder.assume_pod_volumes(bound_pod, "node-a") is True  # everything is bound now
 
 
-def test_bind_without_decisions_fails() -> None:
-    binder = VolumeBinder(Handle(*CLASSES, pvc("d", sc="wait")).listers())
-    with pytest.raises(VolumeBinderError, match='failed to get cached bindings for pod "ns/p"'):
-        binder.bind_pod_volumes(pod(claim_vol("d"), node="node-a"))
+def test_bind_without_decisions_fails_at_once() -> None:
+    loop = EventLoop()
+    binder = VolumeBinder(Handle(*CLASSES, pvc("d", sc="wait")).listers(), loop=loop)
+    outcomes: list = []
+    binder.bind_pod_volumes(pod(claim_vol("d"), node="node-a"), outcomes.append)
+    assert [str(e) for e in outcomes] == ['failed to get cached bindings for pod "ns/p"']
+    assert loop.pending() == []
+
+
+def _assumed_provisioning(bind_timeout: float, loop: EventLoop):
+    """A binder that assumed claim d (to provision) for pod p on node-a, and the bound pod."""
+    handle = Handle(*CLASSES, pvc("d", sc="wait"))
+    binder = VolumeBinder(handle.listers(), bind_timeout=bind_timeout, loop=loop)
+    binder.find_pod_volumes(pod(claim_vol("d")), NODE_A)
+    binder.assume_pod_volumes(pod(claim_vol("d")), "node-a")
+    return binder, handle, pod(claim_vol("d"), node="node-a")
+
+
+def test_bind_polls_every_second_until_bind_timeout() -> None:
+    loop = EventLoop()
+    binder, handle, bound_pod = _assumed_provisioning(3.5, loop)
+    checks: list = []
+    real_check = binder.check_bindings
+
+    def never_bound(*args):
+        checks.append(loop.now())
+        real_check(*args)
+        return False, None
+    binder.check_bindings = never_bound
+    outcomes: list = []
+    binder.bind_pod_volumes(bound_pod, lambda err: outcomes.append((loop.now(), str(err))))
+    loop.run()
+    assert checks == [1.0, 2.0, 3.0]
+    assert outcomes == [(3.5, "Failed to bind volumes: timed out waiting for the condition")]
+
+
+@pytest.mark.parametrize("annotations,error", [
+    ({pv_util.ANN_SELECTED_NODE: "node-b"}, 'provisioning failed for PVC "d"'),
+    ({}, 'selectedNode annotation reset for PVC "d"'),
+], ids=["other-node", "no-annotations"])
+def test_bind_fails_when_the_provisioner_drops_the_selected_node(annotations, error) -> None:
+    loop = EventLoop()
+    binder, handle, bound_pod = _assumed_provisioning(600.0, loop)
+    outcomes: list = []
+    binder.bind_pod_volumes(bound_pod, lambda err: outcomes.append((loop.now(), str(err))))
+    claim = handle.listers().persistent_volume_claim("ns", "d")
+    handle.listers().upsert(dataclasses.replace(claim, metadata=dataclasses.replace(
+        claim.metadata, annotations=annotations)))
+    loop.run()
+    assert outcomes == [(1.0, f"Failed to bind volumes: {error}")]
 
 
 def test_delete_pod_bindings_and_clear_on_no_decision() -> None:

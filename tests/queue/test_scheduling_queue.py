@@ -8,14 +8,14 @@ import dataclasses
 
 import pytest
 from queue_fixtures import (
-    HIGH, HIGH_PRI_NOMINATED_POD, HIGH_PRIORITY_POD, MED_PRIORITY_POD, MID, UNSCHEDULABLE_POD,
-    make_pod, numbered_pods, required_affinity, with_condition,
+    HIGH_PRIORITY_POD, MED_PRIORITY_POD, MID, UNSCHEDULABLE_POD,
+    make_pod, required_affinity,
 )
 
 from kubesched.scheduler.internal.queue import PodInfo, PriorityQueue, QueueClosedError, QueueError
 from kubesched.scheduler.internal.queue import events
 from kubesched.scheduler.internal.queue.scheduling_queue import (
-    UnschedulablePodsMap, get_pod_full_name, is_pod_updated, meta_namespace_key,
+    get_pod_full_name, is_pod_updated, meta_namespace_key,
 )
 from kubesched.util.clock import FakeClock
 
@@ -47,44 +47,7 @@ def test_calculate_backoff_duration(initial, maximum, expected):
     assert got == expected
 
 
-def test_backoff_flow_releases_only_after_full_backoff():
-    """BackOffFlow: attempts 1..7 back off 1,2,4,8,10,10,10 s; an early flush keeps the pod."""
-    clock = FakeClock(T0)
-    q = new_queue(clock)
-    pod = make_pod("test-pod", "test-ns", "test-uid")
-    q.add(pod)
-    waits = []
-    for attempt in range(1, 8):
-        p_info = q.pop()
-        assert p_info.attempts == attempt
-        q.move_all_to_active_or_backoff_queue(events.UNKNOWN)  # a move request during the cycle
-        q.add_unschedulable_if_not_present(p_info, q.scheduling_cycle())
-        assert in_backoff(q, pod)
-        start = clock.now()
-        clock.step(0.001)
-        q.flush_backoff_q_completed()
-        assert in_backoff(q, pod) and not in_active(q, pod)
-        clock.set(q.get_backoff_time(p_info))
-        q.flush_backoff_q_completed()
-        assert in_active(q, pod)
-        waits.append(round(clock.now() - start, 9))
-    assert waits == [1, 2, 4, 8, 10, 10, 10]
-
-
-# -- ported upstream tests ------------------------------------------------------------
-def test_delete():
-    q = new_queue()
-    q.update(HIGH_PRIORITY_POD, HIGH_PRI_NOMINATED_POD)
-    q.add(UNSCHEDULABLE_POD)
-    q.delete(HIGH_PRI_NOMINATED_POD)
-    assert in_active(q, UNSCHEDULABLE_POD)
-    assert not in_active(q, HIGH_PRI_NOMINATED_POD)
-    assert list(q.nominated_pods.nominated_pods) == ["node1"]
-    assert q.nominated_pods.nominated_pods["node1"] == [UNSCHEDULABLE_POD]
-    q.delete(UNSCHEDULABLE_POD)
-    assert q.nominated_pods.nominated_pods == {}
-
-
+# -- delete and close beyond the vectors -------------------------------------------------
 def test_delete_from_backoff_and_unschedulable():
     clock = FakeClock(T0)
     q = new_queue(clock)
@@ -98,29 +61,6 @@ def test_delete_from_backoff_and_unschedulable():
     assert q.nominated_pods.nominated_pods == {}
 
 
-def test_nominated_pods_for_node():
-    q = new_queue()
-    for pod in (MED_PRIORITY_POD, UNSCHEDULABLE_POD, HIGH_PRIORITY_POD):
-        q.add(pod)
-    assert q.pop().pod is HIGH_PRIORITY_POD
-    assert q.nominated_pods_for_node("node1") == [MED_PRIORITY_POD, UNSCHEDULABLE_POD]
-    assert q.nominated_pods_for_node("node2") is None
-
-
-def test_high_priority_backoff():
-    q = new_queue()
-    mid = make_pod("test-midpod", "ns1", "tp-mid", MID, nominated="node1")
-    high = make_pod("test-highpod", "ns1", "tp-high", HIGH, nominated="node1")
-    q.add(mid)
-    q.add(high)
-    p = q.pop()
-    assert p.pod is high
-    p.pod = with_condition(p.pod)
-    q.add_unschedulable_if_not_present(p, q.scheduling_cycle())
-    q.move_all_to_active_or_backoff_queue("test")
-    assert q.pop().pod is mid
-
-
 def test_close_makes_pop_fail_once_empty():
     q = new_queue()
     assert q.pop() is None  # would block upstream
@@ -129,90 +69,6 @@ def test_close_makes_pop_fail_once_empty():
     assert q.pop().pod is HIGH_PRIORITY_POD  # a closed queue still hands out what it holds
     with pytest.raises(QueueClosedError, match="^scheduling queue is closed$"):
         q.pop()
-
-
-@pytest.mark.parametrize("name,ops,expected_order", [
-    ("add two pod to activeQ and sort them by the timestamp",
-     ["active:2", "active:1"], ["1", "2"]),
-    ("add one pod to BackoffQ and move it to activeQ",
-     ["active:2", "backoff:1", "flush", "move_all"], ["1", "2"]),
-])
-def test_pod_timestamp(name, ops, expected_order):
-    clock = FakeClock(T0)
-    q = new_queue(clock)
-    infos = {"1": PodInfo(make_pod("test-pod-1", "ns1", "tp-1", nominated="node1"), timestamp=T0),
-             "2": PodInfo(make_pod("test-pod-2", "ns2", "tp-2", nominated="node2"), timestamp=T0 + 1)}
-    for op in ops:
-        kind, _, ref = op.partition(":")
-        if kind == "active":
-            q.active_q.add(infos[ref])
-        elif kind == "backoff":
-            q.pod_backoff_q.add(infos[ref])
-        elif kind == "flush":
-            clock.step(2)
-            q.flush_backoff_q_completed()
-        else:
-            q.move_all_to_active_or_backoff_queue("test")
-    popped = [q.active_q.pop() for _ in expected_order]
-    assert popped == [infos[r] for r in expected_order]
-
-
-def test_pending_pods_metric_backoff_cases():
-    """The two TestPendingPodsMetric cases that mix delayed timestamps and flushes."""
-    clock = FakeClock(T0)
-    q = new_queue(clock)
-    pods = numbered_pods(50)
-    delayed = [PodInfo(p, timestamp=T0 + 2) for p in numbered_pods(20)]
-    for p in pods[20:]:
-        q.unschedulable_q.add_or_update(PodInfo(with_condition(p), timestamp=T0))
-    clock.step(2)
-    for p_info in delayed:
-        p_info.pod = with_condition(p_info.pod)
-        q.unschedulable_q.add_or_update(p_info)
-    q.move_all_to_active_or_backoff_queue("test")
-    assert q.pending_pods_metric() == {"active": 30, "backoff": 20, "unschedulable": 0}
-
-    clock2 = FakeClock(T0)
-    q2 = new_queue(clock2)
-    for p in pods[:40]:
-        q2.unschedulable_q.add_or_update(PodInfo(with_condition(p), timestamp=T0))
-    for p in pods[40:]:
-        q2.active_q.add(PodInfo(p, timestamp=T0))
-    q2.move_all_to_active_or_backoff_queue("test")
-    assert q2.pending_pods_metric() == {"active": 10, "backoff": 40, "unschedulable": 0}
-    clock2.step(2)
-    q2.flush_backoff_q_completed()
-    assert q2.pending_pods_metric() == {"active": 50, "backoff": 0, "unschedulable": 0}
-
-
-def test_per_pod_scheduling_metrics_with_update():
-    clock = FakeClock(T0)
-    q = new_queue(clock)
-    pod = make_pod("test-pod", "test-ns", "test-uid")
-    q.add(pod)
-    p_info = q.pop()
-    q.add_unschedulable_if_not_present(p_info, 1)
-    clock.set(T0 + 60 + 1e-9)
-    q.flush_unschedulable_q_leftover()
-    new_pod = dataclasses.replace(pod, metadata=dataclasses.replace(pod.metadata, generation=1))
-    q.update(pod, new_pod)
-    p_info = q.pop()
-    assert (p_info.attempts, p_info.initial_attempt_timestamp, p_info.pod) == (2, T0, new_pod)
-
-
-def test_unschedulable_pods_map_delete_missing_and_existing():
-    pods = [make_pod("p1", "ns1"), make_pod("p2", "ns2", nominated="node3"), make_pod("p3", "ns4")]
-    upm = UnschedulablePodsMap()
-    for p in pods[:2]:
-        upm.add_or_update(PodInfo(p))
-    updated = dataclasses.replace(pods[0])
-    upm.add_or_update(PodInfo(updated))
-    assert upm.pod_info_map["p1_ns1"].pod is updated
-    upm.delete(pods[1])
-    upm.delete(pods[2])
-    assert list(upm.pod_info_map) == ["p1_ns1"]
-    upm.clear()
-    assert len(upm) == 0
 
 
 # -- Update per sub-queue ---------------------------------------------------------------
@@ -383,3 +239,42 @@ def test_pod_full_name_and_key():
     assert get_pod_full_name(pod) == "web_prod"
     assert meta_namespace_key(pod) == "prod/web"
     assert meta_namespace_key(make_pod("web", "")) == "web"
+
+
+# -- stamps (issue 13: FIFO among equal priority) -------------------------------------
+def test_pods_stamped_at_one_instant_pop_in_stamping_order():
+    q = new_queue()
+    pods = [make_pod(name, "ns", name) for name in ("p1", "p2", "p3", "p4", "p5", "p6")]
+    for p in pods:
+        q.add(p)
+    popped = [q.pop() for _ in pods]
+    assert [i.pod.metadata.name for i in popped] == ["p1", "p2", "p3", "p4", "p5", "p6"]
+    assert [(i.timestamp, i.seq) for i in popped] == [(T0, n) for n in range(1, 7)]
+
+
+def test_requeued_pods_keep_the_order_of_their_failures_through_backoff():
+    clock = FakeClock(T0)
+    q = new_queue(clock)
+    for name in ("a", "b", "c"):
+        q.add(make_pod(name, "ns", name))
+    infos = [q.pop() for _ in range(3)]
+    q.move_all_to_active_or_backoff_queue("test")  # a move request during their cycles
+    for info in (infos[2], infos[0], infos[1]):     # they fail in the order c, a, b
+        q.add_unschedulable_if_not_present(info, q.scheduling_cycle())
+    assert [q.get_backoff_time(i) for i in infos] == [T0 + 1] * 3   # equal expiries
+    clock.step(1)
+    q.flush_backoff_q_completed()
+    assert [q.pop().pod.metadata.name for _ in range(3)] == ["c", "a", "b"]
+
+
+def test_leftover_rule_uses_the_time_alone():
+    clock = FakeClock(T0)
+    q = new_queue(clock)
+    q.add(make_pod("p", "ns", "p"))
+    q.add_unschedulable_if_not_present(q.pop(), q.scheduling_cycle())
+    clock.step(60)
+    q.flush_unschedulable_q_leftover()    # exactly 60 s: not more than unschedulableQTimeInterval
+    assert q.num_unschedulable_pods() == 1
+    clock.step(0.5)
+    q.flush_unschedulable_q_leftover()
+    assert q.num_unschedulable_pods() == 0 and len(q.active_q) == 1

@@ -105,10 +105,12 @@ class FakeVolumeBinder:
             raise RuntimeError(self.assume_error)
         return self.all_bound
 
-    def bind_pod_volumes(self, pod):
+    def bind_pod_volumes(self, pod, done):
         if self.bind_error:
-            raise RuntimeError(self.bind_error)
+            done(RuntimeError(self.bind_error))
+            return
         self.bound.append(pod.metadata.name)
+        done(None)
 
     def delete_pod_bindings(self, pod):
         return None

@@ -54,7 +54,10 @@ def test_timed_action_runs_at_its_time():
 def test_action_the_api_server_refuses_is_reported_and_skipped():
     sim = Simulation.from_yaml(SMALL + scenario("{at: 2, delete: {kind: Pod, name: ghost}}"))
     sim.run_until_idle()
-    assert sim.action_errors == ('t=2s delete Pod default/ghost: pods "ghost" not found',)
+    (refused,) = sim.action_errors
+    assert (refused.index, refused.time, refused.action, refused.error) == (
+        0, 2.0, "delete Pod default/ghost", 'pods "ghost" not found')
+    assert str(refused) == 'spec.actions[0] at t=2s: delete Pod default/ghost: pods "ghost" not found'
 
 
 NEEDS_ONE = "needs exactly one of create, update, delete, cordon, uncordon, killLeader, found "

@@ -12,6 +12,7 @@ from kubesched.sim.simulation import Simulation
 from kubesched.trace.records import Kind, LeaderElection, Record, StartupStep
 from kubesched.trace.upstream import LEADERELECTION_GO, permalink
 from kubesched.ui.figures import startup as s
+from tests.sim_run.clusters import takeover_time
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_clusters"
 STARTUP_KINDS = (Kind.STARTUP_STEP, Kind.LEADER_ELECTION)
@@ -126,9 +127,10 @@ def test_two_replicas_hand_over_after_the_lease_expires():
     (hand,) = s.handovers(sim.trace, [killed])
     lease, _renew, retry = s.election_settings(sim.trace)["scheduler-b"]
     assert (hand.old_leader, hand.new_leader) == ("scheduler-a", "scheduler-b")
-    # b retries on its grid (from 0) and wins at its first try after the lease expired (last renewal ≤ kill)
-    assert hand.acquired_at == retry * math.floor((killed + lease) / retry + 1)
-    assert hand.implied_attempts == tuple(retry * k for k in range(1, int(hand.acquired_at / retry)) if retry * k > killed)
+    # b retries after jittered waits (from 0) and wins at its first try after the lease it last saw expired
+    assert (lease, retry) == (15.0, 2.0)
+    last_renewal = max(0.0, retry * math.ceil(killed / retry) - retry)
+    assert hand.acquired_at == takeover_time("scheduler-b", last_renewal)
 
 
 def test_with_replicas_keeps_cluster_seed_and_configuration():

@@ -10,6 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from kubesched.sim.simulation import Simulation
 from kubesched.ui import stepper
+from kubesched.ui.figures.markup import md
 from kubesched.ui.i18n import CATALOG, LANGUAGES, missing_keys, t
 from kubesched.ui.session import DEFAULT_CLUSTER, SAMPLE_DIR, sample_clusters
 
@@ -192,3 +193,34 @@ def test_previous_position_inverts_step():
             positions.append(sim.step(unit))
         for expected in reversed(positions[:-1]):
             assert stepper.move(sim, unit, -1) == expected, unit
+
+
+REFUSING = """apiVersion: v1
+kind: Node
+metadata: {name: n1, labels: {kubernetes.io/hostname: n1}}
+status: {capacity: {cpu: "2", memory: 4Gi, pods: "110"}}
+---
+apiVersion: kubesched/v1alpha1
+kind: Scenario
+spec:
+  actions:
+  - {at: 3, delete: {kind: Pod, name: ghost}}
+"""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_sidebar_lists_the_refused_actions_of_the_run(lang):
+    at = run_app()
+    at.session_state["lang"] = lang
+    at.switch_page(CLUSTER).run()
+    assert not at.sidebar.warning                            # the default sample refuses nothing
+    at.text_area(key="cluster_editor").set_value(REFUSING).run()
+    at.button(key="cluster_apply").click().run()
+    sim = at.session_state["sim"]
+    assert [str(e) for e in sim.action_errors] == ['spec.actions[0] at t=3s: delete Pod default/ghost: '
+                                                   'pods "ghost" not found']
+    (notice,) = at.sidebar.warning
+    assert notice.value.splitlines() == [
+        t("home.action_errors", lang, n=1),
+        "- " + md(t("home.action_error", lang, time=3.0, where="spec.actions[0]", action="delete Pod default/ghost",
+                    error='pods "ghost" not found'))]

@@ -9,10 +9,11 @@ makeLeaderElectionConfig for the identity.
 
 How the goroutines become loop callbacks (one ``tryAcquireOrRenew`` per callback):
 
-- ``run()`` = ``Run(ctx)``. ``acquire``: a try now, then every ``retry_period`` (plus
-  jitter, see below) until one succeeds; then the Event ``<identity> became leader``,
-  ``on_started_leading(ctx)`` and ``renew``.
-- ``renew`` = ``wait.Until(body, retry_period)``: a body starts with a deadline of
+- ``run()`` = ``Run(ctx)``. ``acquire`` = ``wait.JitterUntil(try, retry_period, JitterFactor
+  1.2, sliding)``: a try now, then one every ``wait.Jitter(retry_period, 1.2)`` — a wait drawn
+  in ``[retry_period, 2.2 · retry_period)``, 2–4.4 s by default — until one succeeds; then the
+  Event ``<identity> became leader``, ``on_started_leading(ctx)`` and ``renew``.
+- ``renew`` = ``wait.Until(body, retry_period)`` (no jitter): a body starts with a deadline of
   ``renew_deadline`` and tries at once, then every ``retry_period``; the first success ends
   the body and the next one starts ``retry_period`` later. At the deadline the lease is lost:
   Event ``<identity> stopped leading``, log ``failed to renew lease <lock>: timed out waiting
@@ -43,7 +44,8 @@ Get and an Update, i.e. an injected one). Callbacks that upstream starts with ``
 (on_started_leading, on_new_leader) run synchronously at that point. At a renew deadline
 that coincides with a retry tick, the deadline wins (upstream's request would fail with the
 expired context anyway). ``wait.Jitter`` draws from the ``rng`` given (a seeded
-``random.Random``); without one there is no jitter (tries exactly every ``retry_period``).
+``random.Random``: kube-scheduler's elector gets one per process, see cmd/app/server.py);
+without one there is no jitter (tries exactly every ``retry_period``).
 ``check`` returns the error text or None instead of a Go error. The "Lock identity is
 empty" check of later releases is not made (1.18 has none).
 """

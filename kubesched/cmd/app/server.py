@@ -18,9 +18,15 @@ of ``STARTUP_STEPS`` (reference upstream-engine.md §1.7):
 
 ``WaitForCacheSync`` waits on the loop for the informers' initial List deliveries, then
 reports what the caches hold. With leader election, ``OnStartedLeading`` is ``sched.Run``
-and ``OnStoppedLeading`` is ``klog.Fatalf("leaderelection lost")``: the process exits.
+and ``OnStoppedLeading`` is ``klog.Fatalf("leaderelection lost")``: the process exits (a
+leader that cannot renew for ``renewDeadline``, 10 s by default, stops leading that way).
+The elector retries acquiring with client-go's jitter (``wait.JitterUntil``, JitterFactor
+1.2: every 2–4.4 s with the default 2 s retryPeriod).
 
-Deviations: no flags, sockets, certificates, authn/authz, configz, metrics or pprof: the
+Deviations: the jitter draws from a ``random.Random`` per process seeded from the run's seed
+and the hostname (``election_rng``), not from math/rand's global source, which upstream shares
+with selectHost: so the election never shifts selectHost's tie-breaks. No flags, sockets,
+certificates, authn/authz, configz, metrics or pprof: the
 servers are recorded with the address they would listen on. ``getRecorderFactory`` always
 adapts the core/v1 recorder (the simulated API server serves core Events only). A separate
 metrics server is started only when its address differs from the healthz one (as upstream,
@@ -29,6 +35,7 @@ where ``InsecureMetricsServing`` is then non-nil).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -316,7 +323,8 @@ def _run_leader_election(cc: CompletedConfig, env: ProcessEnv, sched: Any) -> No
                                 on_stopped_leading=lambda: _fatal(env, "leaderelection lost"))
     config = type(le_config)(**{**{n: getattr(le_config, n) for n in le_config.__dataclass_fields__},
                                 "callbacks": callbacks})
-    elector = LeaderElector(config, cc.loop, log=env.election_log or env.log, observer=env.on_election)
+    elector = LeaderElector(config, cc.loop, rng=election_rng(env), log=env.election_log or env.log,
+                            observer=env.on_election)
     if config.watch_dog is not None:
         config.watch_dog.set_leader_election(elector)
     env.elector = elector
@@ -333,6 +341,11 @@ def _run_leader_election(cc: CompletedConfig, env: ProcessEnv, sched: Any) -> No
                       ("retryPeriod", f"{config.retry_period:g}s")),
              file=SERVER_GO, func="Run")
     elector.run()
+
+
+def election_rng(env: ProcessEnv) -> random.Random:
+    """The random source of the elector's ``wait.Jitter``: seeded from the run's seed and the hostname."""
+    return random.Random(f"leaderelection/{env.hostname}/{env.seed}")
 
 
 def _sched_run(env: ProcessEnv, sched: Any) -> None:

@@ -22,6 +22,8 @@ EN = {
     "home.open_cluster": "Open the Cluster page",
     "home.picker": "Cluster",
     "home.custom_source": "Running a cluster that is not the picked sample:",
+    "home.action_errors": "The API server refused {n} action(s) of this run's Scenario; the run went on without them:",
+    "home.action_error": "t={time:g} s · {where} · {action}: {error}",
     "home.counts": "{nodes} nodes · {pods} pods",
 }
 ZH = {
@@ -45,5 +47,7 @@ ZH = {
     "home.open_cluster": "打开集群页面",
     "home.picker": "集群",
     "home.custom_source": "当前运行的集群不是所选示例：",
+    "home.action_errors": "API 服务器拒绝了本次运行场景（Scenario）中的 {n} 个动作；运行在没有它们的情况下继续：",
+    "home.action_error": "t={time:g} 秒 · {where} · {action}：{error}",
     "home.counts": "{nodes} 个节点 · {pods} 个 Pod",
 }

@@ -20,7 +20,8 @@ EN = {
     "startup.col_link": "source",
     "startup.col_past": "done",
     "startup.election_header": "Leader election",
-    "startup.election_caption": "Each replica tries to take the lock every retryPeriod (2 s); the leader renews it. "
+    "startup.election_caption": "Each replica tries to take the lock every retryPeriod (2 s) stretched by a random "
+                                "jitter of up to 120 % (2 to 4.4 s); the leader renews it every 2 s. "
                                 "A lease not renewed for leaseDuration (15 s) expires and another replica takes it "
                                 "(kube-scheduler 1.18 never releases it on exit).",
     "startup.leader_now": "Leader at the cursor: {leader}",
@@ -64,7 +65,8 @@ ZH = {
     "startup.col_link": "源码",
     "startup.col_past": "已完成",
     "startup.election_header": "Leader 选举",
-    "startup.election_caption": "每个副本每隔 retryPeriod（2 秒）尝试获取锁；leader 负责续约。租约超过 "
+    "startup.election_caption": "每个副本每隔 retryPeriod（2 秒，再加上最多 120% 的随机抖动，即 2 到 4.4 秒）尝试获取锁；"
+                                "leader 每 2 秒续约一次。租约超过 "
                                 "leaseDuration（15 秒）未续约即过期，由其他副本接管（kube-scheduler 1.18 "
                                 "退出时不会主动释放）。",
     "startup.leader_now": "游标处的 leader：{leader}",

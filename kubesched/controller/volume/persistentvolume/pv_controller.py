@@ -33,9 +33,9 @@ provisioner (``kubernetes.io/gce-pd`` …) or an external one (any name outside
 with the requested size, the claim's access modes and volumeMode and the class's reclaim
 policy, pre-bound to the claim, with no volume source, mount options or topology.
 Reclaiming (Delete, Recycle) is not modelled: a volume whose claim is gone turns
-Released and stays. The scheduler's volume binder still completes the bindings it starts
-itself (kubesched.controller.volume.scheduling.scheduler_binder); this controller then
-finds them complete.
+Released and stays. The bindings the scheduler's volume binder starts (a PV pre-bound to a
+claim, a claim's selected node) are completed here in the same instant, which the binder's
+poll sees one second later (kubesched.controller.volume.scheduling.scheduler_binder).
 """
 
 from __future__ import annotations

@@ -8,25 +8,32 @@ whose FindPodVolumes returns (unboundVolumesSatisfied, boundVolumesSatisfied, er
 
 Python shape: Go's ``err`` return is a raised :class:`VolumeBinderError`.
 
-Deviation: the binder reads InformerListers and writes through a :class:`VolumeClient`
-(by default straight into those listers). No PV controller or external provisioner runs in
-kubesched, so BindPodVolumes finishes their work itself after its API updates — a matched PV
-gets phase Bound and its claim ``spec.volumeName`` + ``pv.kubernetes.io/bind-completed``; a
-claim to provision gets a new PV ``pvc-<claim uid or name>`` (capacity = request, the claim's
-class and access modes) — and then checks the result once instead of polling for up to
-``bindTimeout``. Pods are frozen: AssumePodVolumes does not write ``spec.nodeName`` into
-the pod; BindPodVolumes expects the assumed pod to carry it. Claims are sorted by size with
-a stable sort (upstream's sort.Sort is not stable).
+BindPodVolumes waits as upstream does: after its API updates it runs
+``wait.Poll(time.Second, bindTimeout, checkBindings)`` on the loop (``kubesched.util.wait``),
+so the first check is one second later, then one every second until ``bindTimeout``
+(``bindTimeoutSeconds``, default 600; 0 polls for ever); ``done(err)`` receives the outcome
+(``Failed to bind volumes: timed out waiting for the condition`` at the timeout).
+
+Deviations: the binder reads InformerListers and writes through a :class:`VolumeClient`
+(by default straight into those listers). The PV controller (kubesched.controller.volume.
+persistentvolume) completes what bindAPIUpdate starts — it binds a pre-bound PV and its claim,
+and provisions a claim once ``volume.kubernetes.io/selected-node`` is set — within the same
+simulated instant, so the poll's first check (1 s later) finds the claims bound.
+checkBindings reads no Node or CSINode lister: it does not re-check the PVs' node affinity
+(Filter checked it) and, as the listers are written at once, never waits for an older
+informer copy (upstream's resourceVersion comparison). Pods are frozen: AssumePodVolumes does
+not write ``spec.nodeName`` into the pod; BindPodVolumes expects the assumed pod to carry it.
+Claims are sorted by size with a stable sort (upstream's sort.Sort is not stable).
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Final, Optional, Protocol
 
 from kubesched import features
 from kubesched.api.core import Node, PersistentVolume, PersistentVolumeClaim, Pod
-from kubesched.api.meta import ObjectReference
 from kubesched.controller.volume.scheduling import csi_translation as csitrans
 from kubesched.controller.volume.scheduling import pv_util
 from kubesched.controller.volume.scheduling.scheduler_assume_cache import ErrNotFound, PVAssumeCache, PVCAssumeCache
@@ -34,9 +41,14 @@ from kubesched.controller.volume.scheduling.scheduler_binder_cache import Bindin
 from kubesched.controller.volume.scheduling.volume_util import (
     MIGRATED_PLUGINS_ANNOTATION_KEY, NodeAffinityError, check_node_affinity, get_persistent_volume_claim_class,
     match_topology_selector_terms)
+from kubesched.util.loop import Loop
+from kubesched.util.wait import poll
 
 ERR_UNBOUND_IMMEDIATE_PVC: Final = "pod has unbound immediate PersistentVolumeClaims"
 DEFAULT_BIND_TIMEOUT_SECONDS: Final = 600.0
+BIND_POLL_INTERVAL: Final = 1.0  # BindPodVolumes: wait.Poll(time.Second, …)
+
+BindDone = Callable[[Optional[Exception]], None]
 
 _MIGRATION_GATES: Final = {
     csitrans.AWS_EBS_IN_TREE_PLUGIN_NAME: "CSIMigrationAWS",
@@ -61,7 +73,9 @@ class SchedulerVolumeBinder(Protocol):
         """Assume the node's cached decisions; True when every claim was already bound."""
         ...
 
-    def bind_pod_volumes(self, assumed_pod: Pod) -> None: ...
+    def bind_pod_volumes(self, assumed_pod: Pod, done: BindDone) -> None:
+        """Make the API updates and wait for the claims to be bound; ``done(err)`` afterwards."""
+        ...
 
     def get_bindings_cache(self) -> PodBindingCache: ...
 
@@ -116,8 +130,10 @@ class VolumeBinder:
     """``volumeBinder``: the real binder, over InformerListers."""
 
     def __init__(self, listers, client: Optional[VolumeClient] = None,
-                 bind_timeout: float = DEFAULT_BIND_TIMEOUT_SECONDS) -> None:
+                 bind_timeout: float = DEFAULT_BIND_TIMEOUT_SECONDS, loop: Optional[Loop] = None) -> None:
+        """``loop`` runs BindPodVolumes' poll (needed only to bind)."""
         self.listers = listers
+        self.loop = loop
         self.client: VolumeClient = client or ListersClient(listers)
         self.pv_cache = PVAssumeCache(listers)
         self.pvc_cache = PVCAssumeCache(listers)
@@ -195,17 +211,28 @@ class VolumeBinder:
         self.pod_binding_cache.update_bindings(assumed_pod, node_name, new_bindings, new_claims)
         return False
 
-    def bind_pod_volumes(self, assumed_pod: Pod) -> None:
-        """``BindPodVolumes``: make the API updates, then check that every claim is bound."""
+    def bind_pod_volumes(self, assumed_pod: Pod, done: BindDone) -> None:
+        """``BindPodVolumes``: the API updates, then ``wait.Poll(1s, bindTimeout, checkBindings)``.
+
+        ``done(None)`` once every claim is bound, else ``done(VolumeBinderError)``: the API
+        update's error at once, or ``Failed to bind volumes: <checkBindings error | timeout>``.
+        """
+        if self.loop is None:
+            raise TypeError("VolumeBinder.bind_pod_volumes needs the loop given to VolumeBinder(loop=...)")
         node_name = assumed_pod.spec.node_name
         bindings = self.pod_binding_cache.get_bindings(assumed_pod, node_name)
         claims = self.pod_binding_cache.get_provisioned_pvcs(assumed_pod, node_name)
-        self._bind_api_update(get_pod_name(assumed_pod), bindings, claims)
-        self._emulate_pv_controller(bindings or [], claims or [])
         try:
-            self._check_bindings(assumed_pod, bindings or [], claims or [])
+            self._bind_api_update(get_pod_name(assumed_pod), bindings, claims)
         except VolumeBinderError as err:
-            raise VolumeBinderError(f"Failed to bind volumes: {err}") from err
+            done(err)
+            return
+
+        def finished(err: Optional[Exception]) -> None:
+            done(None if err is None else VolumeBinderError(f"Failed to bind volumes: {err}"))
+        poll(self.loop, BIND_POLL_INTERVAL, self.bind_timeout,
+             lambda: self.check_bindings(assumed_pod, bindings, claims), finished,
+             label=f"BindPodVolumes {get_pod_name(assumed_pod)}")
 
     # -- FindPodVolumes helpers
     def _is_pvc_bound(self, namespace: str, name: str) -> tuple[bool, PersistentVolumeClaim]:
@@ -333,54 +360,42 @@ class VolumeBinder:
         for i, claim in enumerate(claims):
             claims[i] = self.client.update_persistent_volume_claim(claim)
 
-    def _emulate_pv_controller(self, bindings: list[BindingInfo], claims: list[PersistentVolumeClaim]) -> None:
-        """Kubesched only: complete the binding the PV controller / provisioner would complete."""
-        for binding in bindings:
-            self._bind(binding.pv, self.listers.persistent_volume_claim(
-                binding.pvc.metadata.namespace, binding.pvc.metadata.name) or binding.pvc)
-        for claim in claims:
-            self._bind(_provisioned_pv(claim), claim)
-
-    def _bind(self, pv: PersistentVolume, pvc: PersistentVolumeClaim) -> None:
-        ref = ObjectReference(kind="PersistentVolumeClaim", namespace=pvc.metadata.namespace,
-                              name=pvc.metadata.name, uid=pvc.metadata.uid or get_pvc_name(pvc), api_version="v1")
-        pv = dataclasses.replace(pv, spec=dataclasses.replace(pv.spec, claim_ref=ref),
-                                 status=dataclasses.replace(pv.status, phase="Bound"))
-        self.client.update_persistent_volume(pv)
-        pvc = _with_annotation(pvc, pv_util.ANN_BIND_COMPLETED, "yes")
-        pvc = dataclasses.replace(pvc, spec=dataclasses.replace(pvc.spec, volume_name=pv.metadata.name),
-                                  status=dataclasses.replace(pvc.status, phase="Bound"))
-        self.client.update_persistent_volume_claim(pvc)
-        self.pv_cache.restore(pv.metadata.name)
-        self.pvc_cache.restore(get_pvc_name(pvc))
-
-    def _check_bindings(self, pod: Pod, bindings: list[BindingInfo], claims: list[PersistentVolumeClaim]) -> None:
-        """``checkBindings`` (one pass): every claim the pod needed is now fully bound."""
+    def check_bindings(self, pod: Pod, bindings: Optional[list[BindingInfo]],
+                       claims: Optional[list[PersistentVolumeClaim]]) -> tuple[bool, Optional[VolumeBinderError]]:
+        """``checkBindings``: (True, None) once every claim the pod needed is fully bound;
+        (False, None) to check again; (False, err) when binding must be retried."""
+        pod_name = get_pod_name(pod)
+        if bindings is None:
+            return False, VolumeBinderError(f'failed to get cached bindings for pod "{pod_name}"')
+        if claims is None:
+            return False, VolumeBinderError(f'failed to get cached claims to provision for pod "{pod_name}"')
         if self.pod_binding_cache.get_decisions(pod) is None:
-            raise VolumeBinderError(f'pod "{get_pod_name(pod)}" does not exist any more')
-        for pvc in [b.pvc for b in bindings] + claims:
+            return False, VolumeBinderError(f'pod "{pod_name}" does not exist any more')
+        for binding in bindings:
             try:
-                current = self.pvc_cache.get_api_pvc(get_pvc_name(pvc))
+                pv = self.pv_cache.get_api_pv(binding.pv.metadata.name)
+                pvc = self.pvc_cache.get_api_pvc(get_pvc_name(binding.pvc))
             except ErrNotFound as err:
-                raise VolumeBinderError(f"failed to check binding: {err}") from err
-            if not is_pvc_fully_bound(current):
-                raise VolumeBinderError(f'PVC "{get_pvc_name(pvc)}" is not bound')
-
+                return False, VolumeBinderError(f"failed to check binding: {err}")
+            if pv.spec.claim_ref is None or not pv.spec.claim_ref.uid:
+                return False, VolumeBinderError(f'ClaimRef got reset for pv "{pv.metadata.name}"')
+            if not is_pvc_fully_bound(pvc):
+                return False, None
+        for claim in claims:
+            try:
+                pvc = self.pvc_cache.get_api_pvc(get_pvc_name(claim))
+            except ErrNotFound as err:
+                return False, VolumeBinderError(f"failed to check provisioning pvc: {err}")
+            if not pvc.metadata.annotations:
+                return False, VolumeBinderError(f'selectedNode annotation reset for PVC "{pvc.metadata.name}"')
+            if pvc.metadata.annotations.get(pv_util.ANN_SELECTED_NODE) != pod.spec.node_name:
+                return False, VolumeBinderError(f'provisioning failed for PVC "{pvc.metadata.name}"')
+            if not is_pvc_fully_bound(pvc):
+                return False, None
+        return True, None
 
 @dataclasses.dataclass(slots=True)
 class _FindResult:
     bindings: list[BindingInfo] = dataclasses.field(default_factory=list)
     provisions: list[PersistentVolumeClaim] = dataclasses.field(default_factory=list)
 
-
-def _provisioned_pv(claim: PersistentVolumeClaim) -> PersistentVolume:
-    """The PV an external provisioner would create for ``claim`` (kubesched only)."""
-    from kubesched.api.core import PersistentVolumeSpec
-    from kubesched.api.meta import ObjectMeta
-    name = f"pvc-{claim.metadata.uid or claim.metadata.namespace + '-' + claim.metadata.name}"
-    storage = claim.spec.resources.requests.get("storage")
-    spec = PersistentVolumeSpec(capacity={"storage": storage} if storage is not None else {},
-                                access_modes=claim.spec.access_modes,
-                                storage_class_name=get_persistent_volume_claim_class(claim),
-                                persistent_volume_reclaim_policy="Delete")
-    return PersistentVolume(metadata=ObjectMeta(name=name), spec=spec)

@@ -6,6 +6,7 @@ Upstream: pkg/controller/volume/scheduling/scheduler_binder_fake.go @ v1.18.5
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -41,10 +42,10 @@ class FakeVolumeBinder:
             raise VolumeBinderError(self.config.assume_err)
         return self.config.all_bound
 
-    def bind_pod_volumes(self, assumed_pod: Pod) -> None:
+    def bind_pod_volumes(self, assumed_pod: Pod, done: Callable[[Optional[Exception]], None]) -> None:
+        """Returns at once (no poll): ``done`` gets ``BindErr`` or None."""
         self.bind_called = True
-        if self.config.bind_err is not None:
-            raise VolumeBinderError(self.config.bind_err)
+        done(VolumeBinderError(self.config.bind_err) if self.config.bind_err is not None else None)
 
     def get_bindings_cache(self) -> Optional[PodBindingCache]:
         return None

@@ -3,11 +3,11 @@
 Upstream: pkg/scheduler/internal/queue (scheduling_queue.go, events.go).
 """
 
-from kubesched.scheduler.internal.queue.pod_info import PodInfo, priority_sort_less
+from kubesched.scheduler.internal.queue.pod_info import PodInfo
 from kubesched.scheduler.internal.queue.scheduling_queue import (
     PriorityQueue,
     QueueClosedError,
     QueueError,
 )
 
-__all__ = ["PodInfo", "PriorityQueue", "QueueClosedError", "QueueError", "priority_sort_less"]
+__all__ = ["PodInfo", "PriorityQueue", "QueueClosedError", "QueueError"]

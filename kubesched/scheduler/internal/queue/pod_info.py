@@ -4,8 +4,17 @@ Upstream: pkg/scheduler/framework/v1alpha1/interface.go (PodInfo, PodInfo.DeepCo
 It lives next to the queue here because the queue is the only thing that creates it;
 the framework's QueueSort ``less(pod_info_1, pod_info_2)`` receives these objects.
 
-Deviation: Go's zero ``time.Time`` (a PodInfo made without a timestamp) is 0.0, the
-start of the simulation, rather than year 1.
+Deviations:
+- Go's zero ``time.Time`` (a PodInfo made without a timestamp) is 0.0, the start of the
+  simulation, rather than year 1.
+- ``seq`` is not upstream. Upstream stamps ``Timestamp`` with ``clock.Now()``, and wall-clock
+  stamps taken one after another always increase; simulated time does not move during a
+  burst, so pods stamped at one instant would tie. The queue therefore stamps ``seq`` from its
+  own monotonic counter together with ``timestamp``, and wherever upstream compares stamps
+  (the QueueSort order, the podBackoffQ order) ``(timestamp, seq)`` is compared: equal
+  simulated times fall back to stamping order, as upstream's increasing stamps do. Durations
+  and ages (backoff expiry against now, the 60 s unschedulableQ leftover rule) use
+  ``timestamp`` alone. A PodInfo made outside the queue has ``seq`` 0.
 """
 
 from __future__ import annotations
@@ -13,7 +22,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kubesched.api.core import Pod
-from kubesched.api.pod_util import get_pod_priority
 
 
 @dataclass(slots=True, eq=False)
@@ -28,16 +36,9 @@ class PodInfo:
     timestamp: float = 0.0
     attempts: int = 0
     initial_attempt_timestamp: float = 0.0
+    seq: int = 0  # stamping order of ``timestamp`` (see the module docstring)
 
     def deep_copy(self) -> "PodInfo":
         """``PodInfo.DeepCopy``; pods are immutable, so sharing the pod is a deep copy."""
-        return PodInfo(self.pod, self.timestamp, self.attempts, self.initial_attempt_timestamp)
+        return PodInfo(self.pod, self.timestamp, self.attempts, self.initial_attempt_timestamp, self.seq)
 
-
-def priority_sort_less(pod_info_1: PodInfo, pod_info_2: PodInfo) -> bool:
-    """The default QueueSort order (``queuesort.PrioritySort.Less``).
-
-    Higher priority first; equal priority → the earlier ``timestamp`` first.
-    """
-    p1, p2 = get_pod_priority(pod_info_1.pod), get_pod_priority(pod_info_2.pod)
-    return p1 > p2 or (p1 == p2 and pod_info_1.timestamp < pod_info_2.timestamp)

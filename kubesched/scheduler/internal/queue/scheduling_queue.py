@@ -22,6 +22,12 @@ Deviations:
   MoveAll / the leftover flush push pods into activeQ and backoffQ.
 - An invalid label selector in a pending pod's affinity term never matches (upstream
   logs the error and would then dereference a nil selector).
+- PodInfo stamps are totally ordered: with ``timestamp`` the queue stamps ``seq`` from its
+  own counter (``newPodInfo``, AddUnschedulableIfNotPresent), and the activeQ order
+  (PrioritySort) and the podBackoffQ order compare ``(time, seq)``. Upstream's wall-clock
+  stamps are strictly increasing; the sequence reproduces that where simulated time stands
+  still (pods created in one burst leave in arrival order). Whether a backoff has expired and
+  the 60 s leftover rule use the time alone (see pod_info.py).
 - ``on_move`` is not upstream: it reports every change of sub-queue for the trace, with
   the upstream event name, or ``Pop``/``Update``/``Delete`` for moves that have none.
 """
@@ -36,7 +42,8 @@ from kubesched.api.core import Pod, PodAffinityTerm, PodStatus
 from kubesched.api.labels import SelectorError, label_selector_as_selector
 from kubesched.scheduler.internal.heap import Heap
 from kubesched.scheduler.internal.queue import events
-from kubesched.scheduler.internal.queue.pod_info import PodInfo, priority_sort_less
+from kubesched.scheduler.framework.plugins.queuesort import priority_sort
+from kubesched.scheduler.internal.queue.pod_info import PodInfo
 from kubesched.util.clock import Clock
 from kubesched.util.loop import Handle, Loop
 
@@ -202,7 +209,7 @@ class PriorityQueue:
                  pod_initial_backoff_duration: float = DEFAULT_POD_INITIAL_BACKOFF_DURATION,
                  pod_max_backoff_duration: float = DEFAULT_POD_MAX_BACKOFF_DURATION,
                  on_move: Optional[OnMove] = None) -> None:
-        less_fn = less or priority_sort_less
+        less_fn = less or priority_sort.less
         self.clock = clock
         self.pod_initial_backoff_duration = float(pod_initial_backoff_duration)
         self.pod_max_backoff_duration = float(pod_max_backoff_duration)
@@ -211,6 +218,7 @@ class PriorityQueue:
         self.unschedulable_q = UnschedulablePodsMap()
         self.nominated_pods = NominatedPodMap()
         self._scheduling_cycle = 0
+        self._stamps = 0  # PodInfo stamps given so far (PodInfo.seq)
         self.move_request_cycle = -1
         self.closed = False
         self.on_move = on_move
@@ -276,7 +284,7 @@ class PriorityQueue:
         pod = p_info.pod
         if self.unschedulable_q.get(pod) is not None:
             raise QueueError(f"pod: {ns_name_for_pod(pod)} is already present in unschedulable queue")
-        p_info.timestamp = self.clock.now()
+        self._stamp(p_info)
         key = meta_namespace_key(pod)
         if self.active_q.get_by_key(key) is not None:
             raise QueueError(f"pod: {ns_name_for_pod(pod)} is already present in the active queue")
@@ -430,8 +438,17 @@ class PriorityQueue:
 
     # -- backoff -----------------------------------------------------------------------
     def new_pod_info(self, pod: Pod) -> PodInfo:
-        now = self.clock.now()
-        return PodInfo(pod, timestamp=now, initial_attempt_timestamp=now)
+        """``newPodInfo``: stamped now, first attempt now."""
+        p_info = PodInfo(pod)
+        self._stamp(p_info)
+        p_info.initial_attempt_timestamp = p_info.timestamp
+        return p_info
+
+    def _stamp(self, p_info: PodInfo) -> None:
+        """``pInfo.Timestamp = p.clock.Now()`` plus the stamping order (see Deviations)."""
+        p_info.timestamp = self.clock.now()
+        self._stamps += 1
+        p_info.seq = self._stamps
 
     def calculate_backoff_duration(self, p_info: PodInfo) -> float:
         """``min(initial · 2^(attempts−1), max)``; attempts 0 and 1 both give ``initial``."""
@@ -449,7 +466,10 @@ class PriorityQueue:
         return self.get_backoff_time(p_info) > self.clock.now()
 
     def _pods_compare_backoff_completed(self, a: PodInfo, b: PodInfo) -> bool:
-        return self.get_backoff_time(a) < self.get_backoff_time(b)
+        """``podsCompareBackoffCompleted``: the earlier backoff expiry first; equal expiries in
+        stamping order (see Deviations)."""
+        time_a, time_b = self.get_backoff_time(a), self.get_backoff_time(b)
+        return time_a < time_b or (time_a == time_b and a.seq < b.seq)
 
     # -- bookkeeping -------------------------------------------------------------------
     def _where(self, pod: Pod) -> str:
