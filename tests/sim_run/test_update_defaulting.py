@@ -55,7 +55,9 @@ def test_an_update_that_only_adds_a_toleration_is_accepted_and_the_pod_is_schedu
     assert (spec.scheduler_name, spec.termination_grace_period_seconds, spec.priority, spec.priority_class_name,
             spec.preemption_policy, spec.node_name) == ("default-scheduler", 30, 1000, "batch",
                                                         "PreemptLowerPriority", "gpu-1")
-    assert [t.key for t in spec.tolerations] == ["dedicated"]
+    # DefaultTolerationSeconds admission runs on update too (plugin/pkg/admission/defaulttolerationseconds)
+    assert [t.key for t in spec.tolerations] == [
+        "dedicated", "node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"]
     assert sim.state().pod("default", "trainer").bound_at == 5.0
 
 
