@@ -153,7 +153,6 @@ def run(workload: Workload, *, trace: bool, init_objects: Optional[list[Any]] = 
         rec.attach_apiserver(api)
         sched = factory.new(api, loop, None, seed=0, informer_factory=informers, observer=rec.observer,
                             log=rec.log)
-        rec.attach_scheduler(sched)
         timer = ScheduleTimer(sched.algorithm)
         sched.run()
         loop.run(until=loop.now())

@@ -10,7 +10,7 @@ binding cycle did not fail (it may still be running when the run stops), ``unsch
 for the failures upstream counts as ``PodScheduleFailures``, ``error`` for every other failure.
 ``evaluated_nodes``/``feasible_nodes`` are the ScheduleResult's on success; on a failed
 Schedule, where upstream returns an empty ScheduleResult, they are what the filter walk
-evaluated (``len(failed) + len(feasible)``) and 0 feasible (0 and 0 when filtering never ran).
+evaluated (the FILTER_RUN's processed nodes: failed + feasible) and 0 feasible (0 and 0 when filtering never ran).
 Deviation: cycles that end before ``CYCLE_START`` (a pod being deleted is skipped; a pod whose
 ``schedulerName`` has no profile) are not scheduling attempts and are not listed.
 
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from kubesched.explain.model import CycleSummary
 from kubesched.trace.records import (
     CycleInfo,
-    FilterWalk,
+    FilterRun,
     Kind,
     Outcome,
     Phase,
@@ -99,8 +99,8 @@ def _feed(acc: _Acc, record: Record) -> None:
     kind = record.kind
     if kind is Kind.PHASE_END and isinstance(data, Phase) and data.phase == "Schedule":
         acc.schedule_code, acc.schedule_message = data.code, data.message
-    elif kind is Kind.FILTER_WALK and isinstance(data, FilterWalk):
-        acc.evaluated = len(data.feasible) + len(data.failed)
+    elif kind is Kind.FILTER_RUN and isinstance(data, FilterRun):
+        acc.evaluated = data.processed
     elif kind is Kind.SCHEDULE_RESULT and isinstance(data, ScheduleResult):
         acc.host, acc.evaluated, acc.feasible = data.suggested_host, data.evaluated_nodes, data.feasible_nodes
     elif kind is Kind.CYCLE_END and isinstance(data, CycleInfo):

@@ -35,29 +35,23 @@ from kubesched.explain.model import (
     PreemptionInfo,
     VictimsOnNode,
 )
+from kubesched.trace.calls import calls_of
 from kubesched.trace.records import (
     BindResult,
     CycleInfo,
     EventData,
     ExtenderCall,
-    FeasibleNodes,
-    FilterWalk,
+    FilterRun,
     InformerEvent,
     Kind,
-    NominatedPass,
     Outcome,
     Phase,
     PluginCall,
-    PreemptionCandidates,
-    PreemptionEligibility,
-    PreemptionPick,
-    PreemptionResult,
-    PreemptionVictims,
+    Preemption,
     Record,
     ScheduleResult,
     SchedulingFailure,
-    ScoreSummary,
-    SelectHost,
+    ScoreRun,
     Victim,
 )
 
@@ -138,13 +132,11 @@ def _last(records: Sequence[Record], kind: Kind) -> Record | None:
 
 
 # -- Filter verdicts ---------------------------------------------------------------------------------
-def _schedule_filter_calls(records: Iterable[Record]) -> dict[str, list[tuple[str, PluginCall]]]:
+def _schedule_filter_calls(walk: Record | None) -> dict[str, list[tuple[str, PluginCall]]]:
     calls: dict[str, list[tuple[str, PluginCall]]] = {}
-    for r in records:
-        data = r.data
-        if (r.kind is Kind.PLUGIN_CALL and isinstance(data, PluginCall) and data.extension_point == "Filter"
-                and data.phase == "Schedule" and r.node):
-            calls.setdefault(r.node, []).append((r.plugin or "", data))
+    for r in calls_of(walk) if walk is not None else ():
+        if r.data.extension_point == "Filter" and r.node:
+            calls.setdefault(r.node, []).append((r.plugin or "", r.data))
     return calls
 
 
@@ -152,30 +144,31 @@ def _dedupe(names: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
-def _failed_pass_pods(records: Iterable[Record], node: str) -> tuple[str, ...]:
-    for r in records:
-        data = r.data
-        if r.kind is Kind.NOMINATED_PASS and r.node == node and isinstance(data, NominatedPass) \
-                and data.code != "Success":
-            return data.nominated_pods
-    return ()
+def _failed_pass_pods(run: FilterRun | None, node: str) -> tuple[str, ...]:
+    """The nominated pods added for the node's first failing filter pass (none for pass 1)."""
+    check = run.check_of(node) if run is not None else None
+    if check is None or check.nominated_pods is None:
+        return ()
+    index = next((i for i, p in enumerate(check.passes) if not p.passed), None)
+    return check.nominated_pods if index == 0 else ()
 
 
-def _node_verdict(node: str, calls: Sequence[tuple[str, PluginCall]], records: Sequence[Record]) -> NodeVerdict:
+def _node_verdict(node: str, calls: Sequence[tuple[str, PluginCall]], run: FilterRun | None) -> NodeVerdict:
     for index, (plugin, call) in enumerate(calls):
         if call.code != "Success":
             return NodeVerdict(node, REJECTED, plugin, call.code, call.reasons,
-                               _dedupe(p for p, _ in calls[:index]), nominated_pods=_failed_pass_pods(records, node))
+                               _dedupe(p for p, _ in calls[:index]), nominated_pods=_failed_pass_pods(run, node))
     return NodeVerdict(node, PASSED, passed=_dedupe(p for p, _ in calls))
 
 
 def _verdicts(records: Sequence[Record]) -> tuple[NodeVerdict, ...]:
-    walk = _last(records, Kind.FILTER_WALK)
-    calls = _schedule_filter_calls(records)
+    walk = _last(records, Kind.FILTER_RUN)
+    run = walk.data if walk is not None and isinstance(walk.data, FilterRun) else None
+    calls = _schedule_filter_calls(walk)
     names: list[str] = list(calls)
-    if walk is not None and isinstance(walk.data, FilterWalk):
-        names += [*walk.data.failed, *walk.data.feasible]
-    verdicts = {n: _node_verdict(n, calls.get(n, ()), records) for n in names}
+    if run is not None:
+        names += [*run.failed(), *run.feasible()]
+    verdicts = {n: _node_verdict(n, calls.get(n, ()), run) for n in names}
     for r in _of(records, Kind.EXTENDER_CALL):
         data = r.data
         if isinstance(data, ExtenderCall) and data.verb == "Filter":
@@ -183,33 +176,38 @@ def _verdicts(records: Sequence[Record]) -> tuple[NodeVerdict, ...]:
                 passed = verdicts[node].passed if node in verdicts else ()
                 verdicts[node] = NodeVerdict(node, REJECTED, data.extender, "Unschedulable", (message,), passed,
                                              extender=True)
-    if walk is not None and isinstance(walk.data, FilterWalk):
-        for n in walk.data.not_visited:
+    if run is not None:
+        for n in run.not_visited():
             verdicts.setdefault(n, NodeVerdict(n, NOT_VISITED))
     return tuple(verdicts[n] for n in sorted(verdicts))
 
 
 # -- scores, pick, bind, preemption ---------------------------------------------------------------------
+def _score_run(records: Sequence[Record]) -> ScoreRun | None:
+    """The cycle's prioritizeNodes, if it succeeded."""
+    rec = _last(records, Kind.SCORE_RUN)
+    run = rec.data if rec is not None else None
+    return run if isinstance(run, ScoreRun) and not run.error else None
+
+
 def _scores(records: Sequence[Record]) -> tuple[NodeScores, ...]:
-    summary = _last(records, Kind.SCORE_SUMMARY)
-    if summary is None or not isinstance(summary.data, ScoreSummary):
+    run = _score_run(records)
+    if run is None:
         return ()
-    data = summary.data
     rows: dict[str, list[PluginScore]] = {}
-    for row in data.rows:
-        rows.setdefault(row.node, []).append(
-            PluginScore(row.plugin, row.raw_score, row.normalized_score, row.weight, row.weighted_score))
-    totals = dict(data.totals)
-    extender = dict(data.extender_scores)
+    for i, node in enumerate(run.nodes):
+        rows.setdefault(node, []).extend(PluginScore(plugin, *run.cell(i, p)) for p, plugin in enumerate(run.plugins))
+    totals = dict(zip(run.nodes, run.totals))
+    extender = dict(run.extender_scores)
     nodes = list(dict.fromkeys([*totals, *rows]))
     out = [NodeScores(n, tuple(rows.get(n, ())), extender.get(n), totals.get(n)) for n in nodes]
     return tuple(sorted(out, key=lambda s: (-(s.total if s.total is not None else -1), s.node)))
 
 
 def _pick(records: Sequence[Record]) -> PickInfo | None:
-    select = _last(records, Kind.SELECT_HOST)
-    if select is not None and isinstance(select.data, SelectHost):
-        return PickInfo(select.data.max_score, select.data.ties, select.data.selected)
+    run = _score_run(records)
+    if run is not None:
+        return PickInfo(run.max_score, run.ties(), run.selected)
     result = _last(records, Kind.SCHEDULE_RESULT)
     if result is not None and isinstance(result.data, ScheduleResult) and result.data.shortcut:
         return PickInfo(None, (result.data.suggested_host,), result.data.suggested_host, shortcut=True)
@@ -229,22 +227,14 @@ def _preemption(records: Sequence[Record]) -> PreemptionInfo | None:
     if not started:
         return None
     info: dict[str, Any] = {"attempted": True}
-    eligibility = first_of(records, Kind.PREEMPTION_ELIGIBILITY)
-    if eligibility is not None and isinstance(eligibility.data, PreemptionEligibility):
-        info.update(eligible=eligibility.data.eligible, ineligible_reason=eligibility.data.reason)
-    candidates = first_of(records, Kind.PREEMPTION_CANDIDATES)
-    if candidates is not None and isinstance(candidates.data, PreemptionCandidates):
-        info.update(potential_nodes=candidates.data.potential_nodes,
-                    unresolvable_nodes=candidates.data.unresolvable_nodes)
-    info["candidates"] = tuple(
-        VictimsOnNode(r.node or "", r.data.fits, r.data.victims, r.data.num_pdb_violations)
-        for r in _of(records, Kind.PREEMPTION_VICTIMS) if isinstance(r.data, PreemptionVictims))
-    pick = _last(records, Kind.PREEMPTION_PICK)
-    if pick is not None and isinstance(pick.data, PreemptionPick):
-        info["criterion"] = pick.data.criterion
-    result = _last(records, Kind.PREEMPTION_RESULT)
-    if result is not None and isinstance(result.data, PreemptionResult):
-        info.update(nominated_node=result.node or "", victims=result.data.victims)
+    rec = _last(records, Kind.PREEMPTION)
+    run = rec.data if rec is not None and isinstance(rec.data, Preemption) else None
+    if run is not None:
+        info.update(eligible=run.eligible, ineligible_reason=run.reason, unresolvable_nodes=run.unresolvable_nodes,
+                    potential_nodes=run.potential_nodes or (), criterion=run.criterion,
+                    candidates=tuple(VictimsOnNode(v.node, v.fits, v.victims, v.num_pdb_violations) for v in run.nodes))
+        if run.done:
+            info.update(nominated_node=run.node, victims=run.victims)
     nominate = _last(records, Kind.NOMINATE)
     if nominate is not None and nominate.node:
         info["nominated_node"] = nominate.node
@@ -294,15 +284,14 @@ def explain_pod(trace: Sequence[Record], state: Any, pod_key: str, node: str | N
     records = _cycle_records(trace, cycle, pod_key)
     preemption_cycle, preemption = _latest_preemption(trace, cycles, pod_key, records)
     start = first_of(records, Kind.CYCLE_START)
-    feasible = first_of(records, Kind.FEASIBLE_NODES)
+    walk = first_of(records, Kind.FILTER_RUN)
     result, message = _result(records)
     return Explanation(
         pod=pod_key, found=True, status=status, cycle=cycle,
         cycle_time=start.time if start is not None else None,
         profile=(start.profile or "") if start is not None else "",
         result=result, message=message,
-        num_all_nodes=feasible.data.num_all_nodes if feasible is not None and isinstance(
-            feasible.data, FeasibleNodes) else None,
+        num_all_nodes=walk.data.num_all_nodes if walk is not None and isinstance(walk.data, FilterRun) else None,
         nodes=_verdicts(records), scores=_scores(records), pick=_pick(records), bind=_bind(records),
         preemption=preemption, preemption_cycle=preemption_cycle, preempted_by=victim_of, events=_events(trace, pod_key), focus=node)
 

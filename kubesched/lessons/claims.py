@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kubesched.trace import Kind, Record
+from kubesched.trace.calls import calls_of
 
 QUEUES = ("activeQ", "podBackoffQ", "unschedulableQ")
 PHASES = ("Pending", "Bound", "Running", "Deleted")
@@ -107,13 +108,17 @@ def _in_cycle(view: View, pod: str | None, kind: Kind, pred: Callable[[Record], 
     return [r for r in view.cycle_records(pod) if r.kind is kind and pred(r)]
 
 
+def _schedule_filter_calls(view: View, pod: str | None) -> list[Record]:
+    """The Filter calls of the cycle's Filter walk (derived from its FILTER_RUN)."""
+    return [c for r in _in_cycle(view, pod, Kind.FILTER_RUN) for c in calls_of(r) if c.data.extension_point == "Filter"]
+
+
 def _filter_calls(view: View, pod: str | None, node: str) -> list[Record]:
-    return _in_cycle(view, pod, Kind.PLUGIN_CALL, lambda r: r.node == node and r.data.extension_point == "Filter"
-                     and r.data.phase == "Schedule")
+    return [c for c in _schedule_filter_calls(view, pod) if c.node == node]
 
 
 def _walk(view: View, pod: str | None) -> Any:
-    walks = _in_cycle(view, pod, Kind.FILTER_WALK)
+    walks = _in_cycle(view, pod, Kind.FILTER_RUN)
     if not walks:
         raise ClaimError(f"no Filter walk in the cycle of {pod or 'the current pod'}")
     return walks[0].data
@@ -173,8 +178,8 @@ def _fails(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
 
 
 def _passes(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
-    walk = _walk(view, _pod(a[1]))
-    return a[0] in walk.feasible, f"feasible: {list(walk.feasible)}"
+    feasible = _walk(view, _pod(a[1])).feasible()
+    return a[0] in feasible, f"feasible: {list(feasible)}"
 
 
 def _not_evaluated(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
@@ -185,53 +190,46 @@ def _not_evaluated(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
 
 
 def _not_visited(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
-    walk = _walk(view, _pod(a[1]))
-    return a[0] in walk.not_visited, f"not visited: {len(walk.not_visited)} nodes"
+    not_visited = _walk(view, _pod(a[1])).not_visited()
+    return a[0] in not_visited, f"not visited: {len(not_visited)} nodes"
 
 
 def _feasible_set(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
-    walk = _walk(view, _pod(a[0]))
-    return sorted(walk.feasible) == sorted(_list(a[1])), f"{list(walk.feasible)}"
+    feasible = _walk(view, _pod(a[0])).feasible()
+    return sorted(feasible) == sorted(_list(a[1])), f"{list(feasible)}"
 
 
 def _filter_order(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
-    calls = _in_cycle(view, _pod(a[0]), Kind.PLUGIN_CALL,
-                      lambda r: r.data.extension_point == "Filter" and r.data.phase == "Schedule")
-    order: list[str] = []
-    for r in calls:
-        if r.node not in order:
-            order.append(r.node)
+    order = list(dict.fromkeys(r.node for r in _schedule_filter_calls(view, _pod(a[0]))))
     return tuple(order) == _list(a[1]), str(order)
 
 
 def _counted(field: str) -> Handler:
     def handler(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
         pod = _pod(a[0])
+        walk = _walk(view, pod)
         if field == "numFeasibleNodesToFind":
-            rec = _in_cycle(view, pod, Kind.FEASIBLE_NODES)
-            value = rec[0].data.num_nodes_to_find if rec else None
+            value = walk.num_nodes_to_find
         else:
-            walk = _walk(view, pod)
-            value = walk.processed if field == "evaluated" else len(walk.feasible)
+            value = walk.processed if field == "evaluated" else len(walk.feasible())
         return value == int(a[1]), str(value)
     return handler
 
 
-def _score_rows(view: View, pod: str | None) -> Any:
-    summary = _in_cycle(view, pod, Kind.SCORE_SUMMARY)
-    if not summary:
+def _score_run(view: View, pod: str | None) -> Any:
+    runs = _in_cycle(view, pod, Kind.SCORE_RUN, lambda r: not r.data.error)
+    if not runs:
         raise ClaimError(f"no Score in the cycle of {pod or 'the current pod'} (one feasible node skips it)")
-    return summary[-1].data
+    return runs[-1].data
 
 
 def _plugin_score(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
     plugin, node, pod, pairs = a
-    summary = _score_rows(view, _pod(pod))
-    row = next((r for r in summary.rows if r.node == node and r.plugin == plugin), None)
-    if row is None:
+    run = _score_run(view, _pod(pod))
+    if node not in run.nodes or plugin not in run.plugins:
         return False, f"no {plugin} score for {node}"
-    names = {"raw": row.raw_score, "normalized": row.normalized_score, "weight": row.weight,
-             "weighted": row.weighted_score}
+    raw, norm, weight, weighted = run.cell(run.nodes.index(node), run.plugins.index(plugin))
+    names = {"raw": raw, "normalized": norm, "weight": weight, "weighted": weighted}
     ok = True
     for pair in pairs.split():
         key, _, value = pair.partition("=")
@@ -243,17 +241,19 @@ def _plugin_score(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
 
 def _total(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
     node, pod, value = a
-    totals = dict(_score_rows(view, _pod(pod)).totals)
+    run = _score_run(view, _pod(pod))
+    totals = dict(zip(run.nodes, run.totals))
     return totals.get(node) == int(value), str(totals.get(node))
 
 
 def _select(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
     pod, node, ties = a
-    recs = _in_cycle(view, _pod(pod), Kind.SELECT_HOST)
+    recs = _in_cycle(view, _pod(pod), Kind.SCORE_RUN, lambda r: not r.data.error)
     if not recs:
         return False, "no selectHost (scoring skipped)"
-    data = recs[-1].data
-    return data.selected == node and sorted(data.ties) == sorted(_list(ties)), f"{data.selected} among {list(data.ties)}"
+    run = recs[-1].data
+    return (run.selected == node and sorted(run.ties()) == sorted(_list(ties)),
+            f"{run.selected} among {list(run.ties())}")
 
 
 def _suggested(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
@@ -262,28 +262,34 @@ def _suggested(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
     return host == a[1], str(host)
 
 
+def _victims_on(view: View, node: str) -> Any:
+    """selectVictimsOnNode's result on ``node`` in the last visible preemption that looked at it."""
+    rec = view.last(Kind.PREEMPTION, lambda r: any(v.node == node for v in r.data.nodes))
+    return None if rec is None else next(v for v in rec.data.nodes if v.node == node)
+
+
 def _victims(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
     node, wanted = a
-    rec = view.last(Kind.PREEMPTION_VICTIMS, lambda r: r.node == node)
-    if rec is None:
+    victims = _victims_on(view, node)
+    if victims is None:
         return False, f"no victims computed on {node}"
-    got = sorted(_short(v) for v in rec.data.victims)
+    got = sorted(_short(v) for v in victims.victims)
     return got == sorted(_short(pod_key(v)) for v in _list(wanted)), str(got)
 
 
 def _pick(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
     pod, node, criterion = a
-    recs = _in_cycle(view, _pod(pod), Kind.PREEMPTION_PICK)
+    recs = _in_cycle(view, _pod(pod), Kind.PREEMPTION, lambda r: bool(r.data.criterion))
     if not recs:
         return False, "no preemption pick"
-    rec = recs[-1]
-    return rec.node == node and rec.data.criterion == criterion, f"{rec.node} by {rec.data.criterion}"
+    run = recs[-1].data
+    return run.node == node and run.criterion == criterion, f"{run.node or None} by {run.criterion}"
 
 
 def _pdb(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
     node, count = a
-    rec = view.last(Kind.PREEMPTION_VICTIMS, lambda r: r.node == node)
-    got = rec.data.num_pdb_violations if rec else None
+    victims = _victims_on(view, node)
+    got = victims.num_pdb_violations if victims else None
     return got == int(count), str(got)
 
 

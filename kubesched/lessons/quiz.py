@@ -16,8 +16,7 @@ from typing import Any
 
 from kubesched.lessons.claims import ClaimError, View, _queue_now, pod_key
 from kubesched.lessons.format import Question
-from kubesched.scheduler.core.preemption import PICK_CRITERIA
-from kubesched.trace import Kind
+from kubesched.trace import PICK_CRITERIA, Kind, calls_of
 
 FILTER_PLUGINS = ("NodeUnschedulable", "NodeResourcesFit", "NodeName", "NodePorts", "NodeAffinity",
                   "TaintToleration", "InterPodAffinity", "PodTopologySpread")
@@ -75,7 +74,7 @@ def _cycle(view: View, pod: str, kind: Kind) -> list[Any]:
 
 
 def _walk(view: View, pod: str) -> Any:
-    walks = _cycle(view, pod, Kind.FILTER_WALK)
+    walks = _cycle(view, pod, Kind.FILTER_RUN)
     if not walks:
         raise QuizError(f"no Filter walk for {pod}")
     return walks[0].data
@@ -87,8 +86,8 @@ def _node_names(view: View) -> list[str]:
 
 def _rejecting_plugin(view: View, q: Question) -> Answer:
     pod, node = _pod(q), q.arg("node")
-    calls = [r for r in _cycle(view, pod, Kind.PLUGIN_CALL) if r.node == node
-             and r.data.extension_point == "Filter" and r.data.phase == "Schedule" and r.data.code != "Success"]
+    calls = [c for r in _cycle(view, pod, Kind.FILTER_RUN) for c in calls_of(r) if c.node == node
+             and c.data.extension_point == "Filter" and c.data.code != "Success"]
     if not calls:
         raise QuizError(f"no filter rejected {node} for {pod}")
     return Answer(_options(calls[0].plugin, FILTER_PLUGINS), frozenset([calls[0].plugin]))
@@ -97,7 +96,7 @@ def _rejecting_plugin(view: View, q: Question) -> Answer:
 def _winner(view: View, q: Question) -> Answer:
     pod = _pod(q)
     results = _cycle(view, pod, Kind.SCHEDULE_RESULT)
-    picks = _cycle(view, pod, Kind.SELECT_HOST)
+    picks = [r for r in _cycle(view, pod, Kind.SCORE_RUN) if r.data.selected]
     if results:
         host = results[-1].data.suggested_host
     elif picks:
@@ -110,20 +109,20 @@ def _winner(view: View, q: Question) -> Answer:
 def _feasible_nodes(view: View, q: Question) -> Answer:
     pod = _pod(q)
     walk = _walk(view, pod)
-    options = tuple(sorted(set(walk.feasible) | set(walk.failed)))
-    return Answer(options, frozenset(walk.feasible), multi=True)
+    options = tuple(sorted(set(walk.feasible()) | set(walk.failed())))
+    return Answer(options, frozenset(walk.feasible()), multi=True)
 
 
 def _evaluated(view: View, q: Question) -> Answer:
     pod = _pod(q)
     walk = _walk(view, pod)
     total = len(view.state.nodes)
-    return Answer(_numbers(walk.processed, [total, len(walk.feasible), 100]), frozenset([str(walk.processed)]))
+    return Answer(_numbers(walk.processed, [total, len(walk.feasible()), 100]), frozenset([str(walk.processed)]))
 
 
 def _feasible_count(view: View, q: Question) -> Answer:
     walk = _walk(view, _pod(q))
-    n = len(walk.feasible)
+    n = len(walk.feasible())
     return Answer(_numbers(n, [walk.processed]), frozenset([str(n)]))
 
 
@@ -153,8 +152,9 @@ def _leader(view: View, q: Question) -> Answer:
 
 
 def _last_pick(view: View, pod: str) -> Any:
-    """The pod's last visible PREEMPTION_PICK record (None when preemption never picked for it)."""
-    return view.last(Kind.PREEMPTION_PICK, lambda r: r.pod == pod)
+    """The pod's last visible preemption that picked a node (None when preemption never picked for it)."""
+    rec = view.last(Kind.PREEMPTION, lambda r: r.pod == pod and bool(r.data.criterion))
+    return None if rec is None else rec.data
 
 
 def _preemption_node(view: View, q: Question) -> Answer:
@@ -170,12 +170,12 @@ def _criterion(view: View, q: Question) -> Answer:
     pick = _last_pick(view, pod)
     if pick is None:
         raise QuizError(f"no preemption pick for {pod}")
-    return Answer(CRITERIA, frozenset([pick.data.criterion]))
+    return Answer(CRITERIA, frozenset([pick.criterion]))
 
 
 def _victims(view: View, q: Question) -> Answer:
     pod = _pod(q)
-    result = view.last(Kind.PREEMPTION_RESULT, lambda r: r.pod == pod)
+    result = view.last(Kind.PREEMPTION, lambda r: r.pod == pod and r.data.done)
     if result is None:
         raise QuizError(f"no preemption result for {pod}")
     node = result.node
@@ -188,25 +188,32 @@ def _victims(view: View, q: Question) -> Answer:
     return Answer(options, victims, multi=True)
 
 
+def _score_run(view: View, pod: str) -> Any:
+    runs = [r for r in _cycle(view, pod, Kind.SCORE_RUN) if not r.data.error]
+    if not runs:
+        raise QuizError(f"no Score for {pod}")
+    return runs[-1].data
+
+
 def _top_plugin(view: View, q: Question) -> Answer:
     pod, node = _pod(q), q.arg("node")
-    summaries = _cycle(view, pod, Kind.SCORE_SUMMARY)
-    if not summaries:
-        raise QuizError(f"no Score for {pod}")
-    rows = [r for r in summaries[-1].data.rows if r.node == node and r.weighted_score is not None]
-    best = max(r.weighted_score for r in rows)
-    top = [r.plugin for r in rows if r.weighted_score == best]
+    run = _score_run(view, pod)
+    weighted = {}
+    if node in run.nodes:
+        i = run.nodes.index(node)
+        weighted = {plugin: run.cell(i, p)[3] for p, plugin in enumerate(run.plugins)}
+    rows = {plugin: w for plugin, w in weighted.items() if w is not None}
+    best = max(rows.values())
+    top = [plugin for plugin, w in rows.items() if w == best]
     if len(top) != 1:
         raise QuizError(f"{len(top)} plugins tie at {best} on {node}: {top}")
-    return Answer(_options(top[0], [r.plugin for r in rows]), frozenset(top))
+    return Answer(_options(top[0], list(rows)), frozenset(top))
 
 
 def _total(view: View, q: Question) -> Answer:
     pod, node = _pod(q), q.arg("node")
-    summaries = _cycle(view, pod, Kind.SCORE_SUMMARY)
-    if not summaries:
-        raise QuizError(f"no Score for {pod}")
-    totals = dict(summaries[-1].data.totals)
+    run = _score_run(view, pod)
+    totals = dict(zip(run.nodes, run.totals))
     if node not in totals:
         raise QuizError(f"{node} was not scored")
     value = totals[node]
@@ -244,7 +251,7 @@ def _profile(view: View, q: Question) -> Answer:
 
 
 def _numfind(view: View, q: Question) -> Answer:
-    recs = _cycle(view, _pod(q), Kind.FEASIBLE_NODES)
+    recs = _cycle(view, _pod(q), Kind.FILTER_RUN)
     if not recs:
         raise QuizError("no numFeasibleNodesToFind")
     n = recs[0].data.num_nodes_to_find

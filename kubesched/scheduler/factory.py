@@ -29,9 +29,8 @@ Deviations:
 
 Observer hooks used here (keyword-only, only when defined): ``requeue(pod,
 scheduling_cycle)``; ``queue_move(pod, source, target, event)`` (the queue's ``on_move``);
-``cache_event(event)`` (the cache's hooks); ``plugin_calls(calls)`` (the frameworks'
-``PluginCall`` observer); ``extension_point_start``/``extension_point_end`` (the observer
-becomes each framework's ``point_observer``). Log lines carry ``severity`` and ``site``
+``cache_event(event)`` (the cache's hooks); ``extension_point_start``/``extension_point_end``
+(the observer becomes each framework's ``observer``). Log lines carry ``severity`` and ``site``
 (see scheduler.py); ``log`` may also be a ``(verbosity, message)`` callable. The generic scheduler, the Scheduler and the recorders receive
 the observer itself (their hooks are listed in their module docstrings).
 """
@@ -218,8 +217,7 @@ class Configurator:
                          listers=self.informer_factory.listers, snapshot_shared_lister=self.node_info_snapshot,
                          volume_binder=self.volume_binder, informer_factory=self.informer_factory,
                          run_all_filters=self.always_check_all_predicates, loop=self.loop,
-                         observer=_hook(self.observer, "plugin_calls"),
-                         point_observer=self.observer if _hook(self.observer, "extension_point_start") else None,
+                         observer=self.observer if _hook(self.observer, "extension_point_start") else None,
                          profile_name=profile.scheduler_name)
 
     def create_from_provider(self, provider_name: str) -> Scheduler:

@@ -229,7 +229,6 @@ class Engine:
         return True
 
     def _mark(self) -> None:
-        self.recorder.flush()
         length = len(self.recorder.trace)
         if length > (self.marks[-1].trace_len if self.marks else 0):
             self.marks.append(Mark(length, self.events, self.loop.now()))

@@ -203,8 +203,6 @@ class SchedulerProcess:
 
     def _on_scheduler(self, sched: Any) -> None:
         self._attempts.wrap(sched)
-        if self.recorder is not None:
-            self.recorder.attach_scheduler(sched)
 
     def _on_election(self, observation: Any) -> None:
         if self.recorder is None:

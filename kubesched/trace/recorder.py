@@ -11,14 +11,10 @@ One ``TraceRecorder`` is handed to every component. It exposes each hook by name
   ``log=`` callable is ``recorder.log(verbosity, message, *, severity="I", site=None)``
   (``site`` the upstream (file, function) of the klog call).
 - factory.py: ``requeue``, ``queue_move`` (also ``on_move`` for a queue wired directly),
-  ``cache_event`` (append it to ``cache.hooks``), ``plugin_calls`` (a framework's ``observer``),
-  ``extension_point_start``/``extension_point_end`` (a framework's ``point_observer``; the
-  generic scheduler's for Filter).
-- core/generic_scheduler.py: ``feasible_nodes_to_find``, ``nominated_pods_pass``,
-  ``filter_walk_done``, ``extender_filter``, ``extender_prioritize``, ``node_scores``,
-  ``select_host``, ``schedule_result``; core/preemption.py: ``preemption_eligibility``,
-  ``preemption_candidates``, ``preemption_victims``, ``preemption_extender``,
-  ``preemption_pick``, ``preemption_result``.
+  ``cache_event`` (append it to ``cache.hooks``), ``extension_point_start`` /
+  ``extension_point_end`` (each framework's ``observer``; the generic scheduler's for Filter).
+- core/generic_scheduler.py: ``filter_run``, ``extender_filter``, ``extender_prioritize``,
+  ``score_run``, ``schedule_result``; core/preemption.py: ``preemption``, ``preemption_extender``.
 - events.py: ``event`` (each ``Recorder.Eventf``).
 - startup and leader election (defined here for cmd/app and client/leaderelection):
   ``startup_step(step, message="", details=(), file="", func="")`` and
@@ -26,25 +22,26 @@ One ``TraceRecorder`` is handed to every component. It exposes each hook by name
 - ``attach_informers(factory)`` adds an ``on_deliver`` hook to the informer factory: each
   delivery is recorded in delivery order, before any handler runs, so its record precedes
   its effects; ``attach_apiserver(api)`` watches stored Events (counts as ``kubectl
-  describe`` shows); ``attach_scheduler(sched)`` is kept for callers and does nothing (the
-  framework now hands each Score call over with its weight).
+  describe`` shows).
+
+The trace is a plain append-only list: every hook appends its record at once, built from
+values the engine had anyway. Decisions are one record each (``decisions.py``): FILTER_RUN at
+the end of a Filter walk, SCORE_RUN after selectHost, PREEMPTION at the end of Preempt,
+POINT_RUN just before its extension point's PHASE_END; no plugin call is recorded
+(``calls.plugin_calls`` derives them). Shared values keep those records small: the
+snapshot's node-name tuple, and one object for equal statuses, checks, node lists and
+point runs (``_intern``).
 
 Context: a record's ``cycle``/``profile`` are those of its pod's scheduling cycle, from
 ``pod_popped`` until ``cycle_end`` (or, for a pod handed to the binding cycle, until
 ``binding_cycle_end``); records about other objects during a scheduling cycle take that
-cycle; otherwise None. Plugin calls carry the scheduler phase they ran in (Schedule,
-Preempt, Reserve …).
+cycle; otherwise None. A decision record's ``phase`` is the scheduler phase it was made in
+(Schedule, Preempt, Reserve …).
 
 Extension points are PHASE_START/PHASE_END records too (PreFilter, Filter, PreScore and
 Score nest inside the scheduler's Schedule phase); where the scheduler already reports a
 phase of the same name around the runner (Reserve, Permit, PreBind, Bind, PostBind,
 Unreserve) that one record pair stands for both.
-
-Plugin calls arrive in the framework's batches (``plugin_calls.py``) and become records
-only when first read: Filter one node at a time (one pod's nodes are gathered into one run
-of records), Score once the framework has normalized and weighted them, in call order and
-each with raw, normalized and weighted score and weight, then the NormalizeScore calls;
-``node_scores`` then adds a SCORE_SUMMARY with the whole table.
 
 Cache ``Assume``/``Forget`` events are not recorded twice: the scheduler's ``assume`` and
 ``forget`` hooks give ASSUME/FORGET; the cache's ``Expire`` gives EXPIRE.
@@ -55,43 +52,42 @@ Tracing off: ``TraceRecorder(enabled=False)`` records nothing; pass ``recorder.o
 
 from __future__ import annotations
 
-import functools
-import itertools
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from kubesched.scheduler.framework.v1alpha1.plugin_calls import FilterCalls
 from kubesched.trace import upstream
+from kubesched.trace.decisions import (
+    PASSED,
+    ExtensionFailure,
+    FilterPass,
+    FilterRun,
+    NodeCheck,
+    PluginStatus,
+    PointRun,
+    Preemption,
+    PreemptionNode,
+    ScoreFailure,
+    ScoreRun,
+    Scores,
+)
 from kubesched.trace.records import (
     BindResult,
     CacheChange,
     CycleInfo,
     EventData,
     ExtenderCall,
-    FeasibleNodes,
-    FilterWalk,
     InformerEvent,
     Kind,
     LeaderElection,
     LogLine,
-    NominatedPass,
     Outcome,
     Payload,
     PermitWait,
     Phase,
-    PluginCall,
-    PreemptionCandidates,
-    PreemptionEligibility,
-    PreemptionPick,
-    PreemptionResult,
-    PreemptionVictims,
     QueueMove,
     Record,
     ScheduleResult,
     SchedulingFailure,
-    ScoreRow,
-    ScoreSummary,
-    SelectHost,
     StartupStep,
     Trace,
     Victim,
@@ -99,9 +95,10 @@ from kubesched.trace.records import (
 
 __all__ = ["TraceRecorder", "object_ref", "pod_key"]
 
-_SCORE = "Score"
-_NORMALIZE = "ScoreExtensionNormalize"
+_PERMIT = "Permit"
+_ADD_POD = "PreFilterExtensionAddPod"
 _SKIPPED_CACHE_EVENTS = frozenset({"Assume", "Forget"})
+_INTERNED_MAX = 4096  # distinct shared values kept before the table starts afresh
 _Ctx = tuple[int | None, str | None]
 _NO_CTX: _Ctx = (None, None)
 
@@ -127,58 +124,16 @@ def _keys(pods: Iterable[Any]) -> tuple[str, ...]:
     return tuple(pod_key(p) or "" for p in pods)
 
 
-def _status_code(status: Any) -> str:
+def _code(status: Any) -> str:
     return "Success" if status is None else str(status.code)
 
 
-def _status_reasons(status: Any) -> tuple[str, ...]:
+def _reasons(status: Any) -> tuple[str, ...]:
     return () if status is None else tuple(status.reasons)
 
 
 def _pairs(items: Iterable[tuple[Any, Any]]) -> tuple[tuple[Any, Any], ...]:
     return tuple((a, b) for a, b in items)
-
-
-_plugin_location = functools.lru_cache(maxsize=None)(upstream.plugin_location)
-
-
-def _build_plugin_calls(head: tuple, calls: Iterable[Any], start: int) -> list[Record]:
-    """The PLUGIN_CALL records of a framework batch (``TraceRecorder.plugin_calls``), from seq ``start``."""
-    time, cycle, key, profile, phase = head
-    out = []
-    for seq, call in enumerate(calls, start):
-        point, status = call.extension_point, call.status
-        code, reasons = _status_code(status), _status_reasons(status)
-        if point == _SCORE:
-            data = PluginCall(_SCORE, phase, code, reasons, call.score, call.normalized_score, call.weight,
-                              call.weighted_score)
-        elif point == _NORMALIZE:
-            data = PluginCall(_NORMALIZE, phase, code, reasons, weight=call.weight, scores=_pairs(call.scores))
-        else:
-            data = PluginCall(point, phase, code, reasons, timeout=call.timeout)
-        file, func = _plugin_location(call.plugin, point)
-        out.append(Record(seq, time, Kind.PLUGIN_CALL, cycle, key, profile, call.node or None, call.plugin, file,
-                          func, data))
-    return out
-
-
-def _build_filter_calls(head: tuple, first: FilterCalls, entries: list[Any], start: int) -> list[Record]:
-    """The PLUGIN_CALL records of one pod's consecutive per-node Filter batches.
-
-    An entry is a batch, or the name of a node where every plugin of ``first`` passed.
-    """
-    batches = (FilterCalls(first.pod, first.profile, entry, first.plugins, {}, len(first.plugins))
-               if type(entry) is str
-               else entry for entry in entries)
-    return _build_plugin_calls(head, itertools.chain.from_iterable(batches), start)
-
-
-def _build_score_summary(envelope: tuple, batches: list[Any], extender_scores: tuple, scores: tuple,
-                         start: int) -> list[Record]:
-    """The SCORE_SUMMARY record: one row per Score call heard for the pod, then the totals."""
-    rows = tuple(ScoreRow(c.node, c.plugin, c.score, c.normalized_score, c.weight, c.weighted_score)
-                 for batch in batches for c in batch if c.extension_point == _SCORE)
-    return [Record(start, *envelope, ScoreSummary(rows, extender_scores, scores))]
 
 
 class TraceRecorder:
@@ -191,11 +146,7 @@ class TraceRecorder:
         self._ctx: dict[str, tuple[int, str | None]] = {}
         self._active: _Ctx = _NO_CTX
         self._phase: dict[str, str] = {}
-        self._score_batches: tuple[str | None, list[Any]] = (None, [])  # batches that may hold Score calls
-        self._last_pod: tuple[Any, str | None] = (None, None)
-        self._filters: list[Any] = []  # Filter batches gathered for one run of records (see plugin_calls)
-        self._filters_pod: Any = None
-        self._filters_head: tuple = ()
+        self._interned: dict[Any, Any] = {}
 
     # -- wiring ------------------------------------------------------------------------------
     @property
@@ -205,18 +156,10 @@ class TraceRecorder:
 
     @property
     def trace(self) -> Trace:
-        self._flush_filters()
         return self._trace
-
-    def flush(self) -> None:
-        """Append what is held back (gathered Filter batches); reading ``trace`` does it too."""
-        self._flush_filters()
 
     def bind_clock(self, clock: Any) -> None:
         self.clock = clock
-
-    def attach_scheduler(self, sched: Any) -> None:
-        """Nothing left to read: Score calls carry their weights (kept for callers)."""
 
     def attach_informers(self, factory: Any, kinds: Iterable[str] | None = None, *,
                          gate: Callable[[], bool] | None = None) -> None:
@@ -261,87 +204,56 @@ class TraceRecorder:
                 return ctx
         return self._active
 
-    def _envelope(self, kind: Kind, pod: str | None, node: str | None, plugin: str | None,
-                  loc: tuple[str, str] | None, ctx: _Ctx | None, time: float | None) -> tuple:
-        """A record's fields after ``seq`` and before ``data``."""
-        cycle, profile = ctx if ctx is not None else self._context(pod)
-        file, func = loc if loc is not None else upstream.KIND_LOCATION[kind]
-        return (self._now() if time is None else time, kind, cycle, pod, profile, node or None, plugin, file, func)
-
     def _emit(self, kind: Kind, pod: str | None, data: Payload = None, *, node: str | None = None,
               plugin: str | None = None, loc: tuple[str, str] | None = None,
               ctx: _Ctx | None = None, time: float | None = None) -> None:
-        self._flush_filters()
-        self._trace.append(Record(len(self._trace), *self._envelope(kind, pod, node, plugin, loc, ctx, time), data))
+        cycle, profile = ctx if ctx is not None else self._context(pod)
+        file, func = loc if loc is not None else upstream.KIND_LOCATION[kind]
+        trace = self._trace
+        trace.append(Record(len(trace), self._now() if time is None else time, kind, cycle, pod, profile,
+                            node or None, plugin, file, func, data))
+
+    def _decision(self, pod: Any, profile: str) -> tuple[str | None, _Ctx, str]:
+        """A decision record's pod key, context (the framework's profile when the cycle has none) and phase."""
+        key = pod_key(pod)
+        cycle, ctx_profile = self._context(key)
+        phase = self._phase.get(key, "") if key is not None else ""
+        return key, (cycle, ctx_profile or profile or None), phase
+
+    def _intern(self, value: Any) -> Any:
+        """One shared object for equal (hashable, immutable) values."""
+        table = self._interned
+        found = table.get(value)
+        if found is None:
+            if len(table) >= _INTERNED_MAX:
+                table.clear()
+            table[value] = found = value
+        return found
+
+    def _status(self, plugin: str, status: Any) -> PluginStatus:
+        return self._intern(PluginStatus(plugin, _code(status), _reasons(status)))
+
+    def _check(self, check: Any) -> NodeCheck:
+        """A generic scheduler ``FilterCheck`` as a ``NodeCheck`` (``PASSED`` for a plain pass)."""
+        if not check.passes and check.nominated is None and check.add_pod_failure is None:
+            return PASSED
+        passes = tuple(FilterPass(tuple(self._status(name, st) for name, st in statuses.items()), _code(merged),
+                                  _reasons(merged)) for statuses, merged in check.passes)
+        failure = None
+        if check.add_pod_failure is not None:
+            pod, pf = check.add_pod_failure
+            failure = self._extension_failure(_ADD_POD, pod, pf)
+        nominated = None if check.nominated is None else _keys(check.nominated)
+        return self._intern(NodeCheck(passes, nominated, failure))
+
+    @staticmethod
+    def _extension_failure(point: str, pod: Any, failure: Any) -> ExtensionFailure:
+        return ExtensionFailure(point, pod_key(pod) or "", failure.plugin, _code(failure.status),
+                                _reasons(failure.status))
 
     # -- framework -------------------------------------------------------------------------------
-    def plugin_calls(self, calls: Any) -> None:
-        """A framework batch of plugin calls (``Framework(observer=recorder.plugin_calls)``).
-
-        The records are appended unbuilt (``Trace._append_pending``): a batch is read-only,
-        so building its records when one is first read gives the same records. Consecutive
-        per-node Filter batches of one pod are gathered into one run of records, appended
-        before anything else is (``_flush_filters``), so the order stays the call order.
-        """
-        if not self.enabled:
-            return
-        filters = self._filters
-        if filters and type(calls) is FilterCalls and calls.pod is self._filters_pod:
-            filters.append(calls)
-            return
-        self._flush_filters()
-        pod = calls.pod
-        last_pod, key = self._last_pod
-        if pod is not last_pod or pod is None:
-            key = pod_key(pod)
-            self._last_pod = (pod, key)
-        if key is not None:
-            phase = self._phase.get(key, "")
-            ctx = self._ctx.get(key) or self._active
-        else:
-            phase, ctx = "", self._active
-        cycle, profile = ctx
-        head = (self._now(), cycle, key, profile or calls.profile or None, phase)
-        if type(calls) is FilterCalls:
-            self._filters, self._filters_pod, self._filters_head = [calls], pod, head
-            return
-        self._keep_score_batch(key, calls)
-        if len(calls):
-            self._trace._append_pending(len(calls), functools.partial(_build_plugin_calls, head, calls), cycle)
-
-    def _flush_filters(self) -> None:
-        """Append the gathered Filter batches as one run of records (nothing to do if none).
-
-        A node where every plugin passed is kept as its name alone (most nodes): the run
-        holds few objects for the garbage collector to walk, whatever the cluster's size.
-        """
-        filters = self._filters
-        if not filters:
-            return
-        self._filters = []
-        first = filters[0]
-        plugins, width = first.plugins, len(first.plugins)
-        entries: list[Any] = []
-        count = 0
-        for calls in filters:
-            if calls.count == width and not calls.failures and calls.plugins is plugins:
-                entries.append(calls.node)
-            else:
-                entries.append(calls)
-            count += calls.count
-        if count:
-            head = self._filters_head
-            self._trace._append_pending(count, functools.partial(_build_filter_calls, head, first, entries), head[1])
-
-    def _keep_score_batch(self, key: str | None, calls: Any) -> None:
-        batches_key, batches = self._score_batches
-        if batches_key != key:
-            batches = []
-            self._score_batches = (key, batches)
-        batches.append(calls)
-
     def extension_point_start(self, *, extension_point: str, pod: Any, profile: str, node: str = "") -> None:
-        """A runner starts (framework ``point_observer``; the generic scheduler's Filter walk)."""
+        """A runner starts (a framework's ``observer``; the generic scheduler's Filter walk)."""
         if not self.enabled:
             return
         key = pod_key(pod)
@@ -350,10 +262,18 @@ class TraceRecorder:
                        loc=upstream.phase_location(extension_point))
 
     def extension_point_end(self, *, extension_point: str, pod: Any, profile: str, node: str = "",
-                            code: str = "Success", message: str = "") -> None:
+                            code: str = "Success", message: str = "", results: Iterable[Any] = ()) -> None:
+        """A runner ends: its plugins' ``(plugin, status, timeout)`` as a POINT_RUN, then PHASE_END."""
         if not self.enabled:
             return
-        key = pod_key(pod)
+        results = tuple(results)
+        key, ctx, phase = self._decision(pod, profile)
+        if results:
+            statuses = tuple(self._status(name, status) for name, status, _ in results)
+            timeouts = tuple(timeout for _, _, timeout in results) if extension_point == _PERMIT else ()
+            self._emit(Kind.POINT_RUN, key, self._intern(PointRun(extension_point, statuses, timeouts, phase)),
+                       node=node, loc=(upstream.FRAMEWORK_GO, upstream.RUNNER.get(extension_point, "framework")),
+                       ctx=ctx)
         if not self._same_as_scheduler_phase(key, extension_point):
             self._emit(Kind.PHASE_END, key, Phase(extension_point, code, message), node=node,
                        loc=upstream.phase_location(extension_point))
@@ -486,26 +406,19 @@ class TraceRecorder:
                    loc=upstream.cache_location(event.kind))
 
     # -- core/generic_scheduler.py -------------------------------------------------------------------
-    def feasible_nodes_to_find(self, *, pod: Any, num_all_nodes: int, percentage: int, num_nodes_to_find: int,
-                               start_index: int) -> None:
-        if self.enabled:
-            self._emit(Kind.FEASIBLE_NODES, pod_key(pod),
-                       FeasibleNodes(num_all_nodes, percentage, num_nodes_to_find, start_index))
-
-    def nominated_pods_pass(self, *, pod: Any, node: str, pass_index: int, nominated_pods_added: Iterable[Any],
-                            status: Any) -> None:
-        if self.enabled:
-            self._emit(Kind.NOMINATED_PASS, pod_key(pod),
-                       NominatedPass(pass_index, _keys(nominated_pods_added), _status_code(status),
-                                     _status_reasons(status)), node=node)
-
-    def filter_walk_done(self, *, pod: Any, start_index: int, processed: int, feasible: Iterable[str],
-                         failed: Iterable[str], not_visited: Iterable[str], next_start_node_index: int,
-                         has_filter_plugins: bool) -> None:
-        if self.enabled:
-            self._emit(Kind.FILTER_WALK, pod_key(pod),
-                       FilterWalk(start_index, processed, tuple(feasible), tuple(failed), tuple(not_visited),
-                                  next_start_node_index, has_filter_plugins))
+    def filter_run(self, *, pod: Any, profile: str, plugins: tuple[str, ...], add_pod_plugins: tuple[str, ...],
+                   run_all_filters: bool, nodes: tuple[str, ...], percentage: int, num_nodes_to_find: int,
+                   start_index: int, visited: int, next_start_node_index: int, checks: Iterable[tuple[int, Any]],
+                   error: str) -> None:
+        """One findNodesThatPassFilters as a FILTER_RUN (see the generic scheduler's hook list)."""
+        if not self.enabled:
+            return
+        key, ctx, phase = self._decision(pod, profile)
+        intern = self._intern
+        run = FilterRun(intern(tuple(plugins)), nodes, percentage, num_nodes_to_find, start_index, visited,
+                        next_start_node_index, tuple((i, self._check(c)) for i, c in checks),
+                        intern(tuple(add_pod_plugins)), run_all_filters, phase, error)
+        self._emit(Kind.FILTER_RUN, key, run, ctx=ctx)
 
     def extender_filter(self, *, pod: Any, extender: str, nodes_in: Iterable[str],
                         nodes_out: Iterable[str] | None, failed: Mapping[str, str], error: str | None,
@@ -524,22 +437,29 @@ class TraceRecorder:
                                     ignored=error is not None),
                        loc=(upstream.GENERIC_SCHEDULER_GO, "genericScheduler.prioritizeNodes"))
 
-    def node_scores(self, *, pod: Any, scores: Iterable[tuple[str, int]], extender_scores: Mapping[str, int]) -> None:
-        """SCORE_SUMMARY, unbuilt: its rows come from the Score calls heard for the pod."""
+    def score_run(self, *, pod: Any, detail: Any, selected: str, profile: str = "") -> None:
+        """One prioritizeNodes and its selectHost as a SCORE_RUN (``detail``: the framework's ScoreDetail)."""
         if not self.enabled:
             return
-        self._flush_filters()
-        key = pod_key(pod)
-        batches_key, batches = self._score_batches
-        self._score_batches = (None, [])
-        envelope = self._envelope(Kind.SCORE_SUMMARY, key, None, None, None, None, None)
-        build = functools.partial(_build_score_summary, envelope, batches if batches_key == key else [],
-                                  _pairs(extender_scores.items()), _pairs(scores))
-        self._trace._append_pending(1, build, envelope[2])
-
-    def select_host(self, *, pod: Any, max_score: int, ties: Iterable[str], selected: str) -> None:
-        if self.enabled:
-            self._emit(Kind.SELECT_HOST, pod_key(pod), SelectHost(max_score, tuple(ties), selected), node=selected)
+        key, ctx, phase = self._decision(pod, profile)
+        count = len(detail.nodes)
+        constants = detail.constants
+        raw = tuple(Scores.constant(constants[p], count) if p in constants else Scores(column)
+                    for p, column in enumerate(detail.raw))
+        normalized = () if detail.normalized is None else tuple(
+            raw[p] if column is detail.raw[p] else Scores(column) for p, column in enumerate(detail.normalized))
+        failure = detail.score_failure
+        normalize_failure = detail.normalize_failure
+        run = ScoreRun(
+            self._intern(tuple(detail.plugins)), self._intern(tuple(detail.weights)), self._intern(tuple(detail.nodes)),
+            raw, normalized, tuple(detail.normalize_plugins),
+            None if failure is None else ScoreFailure(failure[0], failure[1], failure[2], _code(failure[3]),
+                                                      _reasons(failure[3])),
+            None if normalize_failure is None else self._status(detail.plugins[detail.normalize_plugins[-1]],
+                                                                normalize_failure),
+            detail.error, _pairs(detail.extender_scores.items()), Scores(detail.totals or ()), selected, phase)
+        self._emit(Kind.SCORE_RUN, key, run, node=selected, ctx=ctx,
+                   loc=(upstream.GENERIC_SCHEDULER_GO, "genericScheduler.prioritizeNodes"))
 
     def schedule_result(self, *, pod: Any, suggested_host: str, evaluated_nodes: int, feasible_nodes: int,
                         shortcut: bool) -> None:
@@ -548,22 +468,31 @@ class TraceRecorder:
                        ScheduleResult(suggested_host, evaluated_nodes, feasible_nodes, shortcut), node=suggested_host)
 
     # -- core/preemption.py ----------------------------------------------------------------------------
-    def preemption_eligibility(self, *, pod: Any, eligible: bool, reason: str, terminating_pods: Iterable[Any]) -> None:
-        if self.enabled:
-            self._emit(Kind.PREEMPTION_ELIGIBILITY, pod_key(pod),
-                       PreemptionEligibility(eligible, reason, _keys(terminating_pods)))
+    def preemption(self, *, pod: Any, profile: str, report: Any) -> None:
+        """One Preempt as a PREEMPTION (``report``: the preemption's PreemptionReport)."""
+        if not self.enabled:
+            return
+        key, ctx, phase = self._decision(pod, profile)
+        run = Preemption(
+            report.eligible, report.reason, _keys(report.terminating_pods),
+            None if report.potential_nodes is None else tuple(report.potential_nodes),
+            tuple(report.unresolvable_nodes), tuple(self._victims(v) for v in report.nodes),
+            report.decision.criterion, report.decision.rounds, report.done, report.node, _keys(report.victims),
+            _keys(report.nominated_pods_to_clear), report.error, *self._profile_filters(report), phase)
+        self._emit(Kind.PREEMPTION, key, run, node=report.node, ctx=ctx)
 
-    def preemption_candidates(self, *, pod: Any, potential_nodes: Iterable[str],
-                              unresolvable_nodes: Iterable[str]) -> None:
-        if self.enabled:
-            self._emit(Kind.PREEMPTION_CANDIDATES, pod_key(pod),
-                       PreemptionCandidates(tuple(potential_nodes), tuple(unresolvable_nodes)))
+    def _profile_filters(self, report: Any) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
+        """(Filter plugins, AddPod/RemovePod plugins, runAllFilters) of the profile that preempted."""
+        return (self._intern(tuple(report.filter_plugins)), self._intern(tuple(report.add_pod_plugins)),
+                report.run_all_filters)
 
-    def preemption_victims(self, *, pod: Any, node: str, fits: bool, victims: Iterable[Any], num_pdb_violations: int,
-                           pdb_violating: Iterable[Any]) -> None:
-        if self.enabled:
-            self._emit(Kind.PREEMPTION_VICTIMS, pod_key(pod),
-                       PreemptionVictims(fits, _keys(victims), num_pdb_violations, _keys(pdb_violating)), node=node)
+    def _victims(self, victims: Any) -> PreemptionNode:
+        steps = tuple(self._check(step) if not isinstance(step, tuple) else (step[0], pod_key(step[1]) or "")
+                      for step in victims.steps)
+        failure = victims.extension_failure
+        return PreemptionNode(victims.node, victims.fits, _keys(victims.victims), victims.num_pdb_violations,
+                              _keys(victims.pdb_violating), steps,
+                              None if failure is None else self._extension_failure(failure[0], failure[1], failure[2]))
 
     def preemption_extender(self, *, pod: Any, extender: str, nodes_in: Iterable[str],
                             nodes_out: Iterable[str] | None, error: str | None, ignored: bool) -> None:
@@ -572,18 +501,6 @@ class TraceRecorder:
                        ExtenderCall("ProcessPreemption", extender, tuple(nodes_in),
                                     None if nodes_out is None else tuple(nodes_out), error=error, ignored=ignored),
                        loc=(upstream.GENERIC_SCHEDULER_GO, "processPreemptionWithExtenders"))
-
-    def preemption_pick(self, *, pod: Any, node: str | None, criterion: str,
-                        rounds: Iterable[tuple[str, Iterable[str]]]) -> None:
-        if self.enabled:
-            self._emit(Kind.PREEMPTION_PICK, pod_key(pod),
-                       PreemptionPick(criterion, tuple((rule, tuple(nodes)) for rule, nodes in rounds)), node=node)
-
-    def preemption_result(self, *, pod: Any, node: str | None, victims: Iterable[Any],
-                          nominated_pods_to_clear: Iterable[Any]) -> None:
-        if self.enabled:
-            self._emit(Kind.PREEMPTION_RESULT, pod_key(pod),
-                       PreemptionResult(_keys(victims), _keys(nominated_pods_to_clear)), node=node)
 
     # -- events.py ---------------------------------------------------------------------------------------
     def event(self, *, obj: Any, type: str, reason: str, message: str, action: str = "", related: Any = None,

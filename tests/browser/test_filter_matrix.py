@@ -101,7 +101,7 @@ def test_filter_matrix_cells_after_stepping_to_the_first_filter_phase(page):
 
 def test_every_page_renders_without_a_streamlit_error(page, st_server):
     with screenshot_on_failure(page, "test_every_page_renders"):
-        page.goto(f"{st_server}/?cluster=preemption.yaml&step=330")
+        page.goto(f"{st_server}/?cluster=preemption.yaml&step=119")
         page.wait_for_selector(IDLE)
         links = page.locator('[data-testid="stSidebarNav"] a')
         names = [links.nth(i).inner_text() for i in range(links.count())]

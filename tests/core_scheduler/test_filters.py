@@ -13,12 +13,17 @@ AFFINITY = {"preFilter": ["InterPodAffinity"], "filter": ["InterPodAffinity"]}
 HOST = "kubernetes.io/hostname"
 
 
-def _passes(harness, p, node_name, state=None):
+def _passes(harness, p, node_name, state=None, log=None):
     state = state or CycleState()
     harness.sched.snapshot()
     harness.built.framework.run_pre_filter_plugins(state, p)
     info = harness.snapshot.get(node_name)
-    return harness.sched.pod_passes_filters_on_node(harness.profile, state, p, info)
+    return harness.sched.pod_passes_filters_on_node(harness.profile, state, p, info, log, 7)
+
+
+def _merged(check) -> list:
+    """(pass index, merged status) of each filter pass a logged check holds."""
+    return [(i, merged) for i, (_, merged) in enumerate(check.passes)]
 
 
 @pytest.mark.parametrize("pod_priority, nominated_priority, same_uid, calls", [
@@ -41,15 +46,15 @@ def test_filter_call_count_with_nominated_pods(pod_priority, nominated_priority,
     (-5, True, ()),                       # a lower-priority nomination may be taken over
 ])
 def test_resources_of_higher_priority_nominated_pods_are_reserved(nominated_priority, fits, reasons):
-    rec = Recorder()
-    harness = Harness([node("n1", cpu="2")], FIT, observer=rec)
+    harness = Harness([node("n1", cpu="2")], FIT)
     harness.queue.update_nominated_pod_for_node(pod("nom", cpu="1500m", priority=nominated_priority), "n1")
-    got_fits, status = _passes(harness, pod("p", cpu="1", priority=0), "n1")
+    log: list = []
+    got_fits, status = _passes(harness, pod("p", cpu="1", priority=0), "n1", log=log)
     assert got_fits is fits
     assert (status.reasons if status else ()) == reasons
-    passes = rec.of("nominated_pods_pass")
-    assert [p["pass_index"] for p in passes] == [0]
-    assert [x.metadata.name for x in passes[0]["nominated_pods_added"]] == (["nom"] if nominated_priority >= 0 else [])
+    ((at, check),) = log
+    assert at == 7 and [i for i, _ in _merged(check)] == [0]
+    assert [x.metadata.name for x in check.nominated] == (["nom"] if nominated_priority >= 0 else [])
     # the snapshot's NodeInfo is untouched (the pods were added to a clone)
     assert harness.snapshot.get("n1").pods == []
 
@@ -71,35 +76,36 @@ class HasPodsFilter:
 
 def test_second_pass_without_nominated_pods_can_fail():
     """A filter satisfied only with the nominated pod present: pass 0 fits, pass 1 does not."""
-    rec = Recorder()
-    harness = Harness([node("n1")], {"filter": ["HasPodsFilter"]}, observer=rec,
-                      extra={"HasPodsFilter": HasPodsFilter()})
+    harness = Harness([node("n1")], {"filter": ["HasPodsFilter"]}, extra={"HasPodsFilter": HasPodsFilter()})
     harness.queue.update_nominated_pod_for_node(pod("nom", priority=10), "n1")
-    fits, status = _passes(harness, pod("p", priority=0), "n1")
+    log: list = []
+    fits, status = _passes(harness, pod("p", priority=0), "n1", log=log)
     assert (fits, status) == (False, Status(Code.UNSCHEDULABLE, ("node has no pods",)))
-    assert [(p["pass_index"], p["status"]) for p in rec.of("nominated_pods_pass")] == [(0, None), (1, status)]
+    assert _merged(log[0][1]) == [(0, None), (1, status)]
+    assert log[0][1].passes[1][0] == {"HasPodsFilter": status}
 
 
 def test_nominated_pods_do_not_satisfy_incoming_affinity_in_1_18():
     """1.18 InterPodAffinity.AddPod counts an added pod for the incoming pod's (anti-)affinity
     only if it has a nodeName; a nominated pod has none, so pass 0 already fails here."""
-    rec = Recorder()
-    harness = Harness([node("n1", labels={HOST: "n1"})], AFFINITY, observer=rec,
+    harness = Harness([node("n1", labels={HOST: "n1"})], AFFINITY,
                       pods=[pod("other", node_name="n1", labels={"app": "other"})])
     harness.queue.update_nominated_pod_for_node(pod("web", priority=10, labels={"app": "web"}), "n1")
-    fits, status = _passes(harness, pod("p", priority=0, affinity=_affinity_to("web")), "n1")
+    log: list = []
+    fits, status = _passes(harness, pod("p", priority=0, affinity=_affinity_to("web")), "n1", log=log)
     assert fits is False
     assert status == Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (
         "node(s) didn't match pod affinity/anti-affinity", "node(s) didn't match pod affinity rules"))
-    assert [p["pass_index"] for p in rec.of("nominated_pods_pass")] == [0]
+    assert [i for i, _ in _merged(log[0][1])] == [0]
 
 
-def test_no_nominated_pods_means_one_pass_and_no_hook():
-    rec = Recorder()
-    harness = Harness([node("n1")], {"filter": ["FakeFilter"]}, observer=rec)
-    assert _passes(harness, pod("p"), "n1") == (True, None)
-    assert harness.built.instances["FakeFilter"].num_filter_called == 1
-    assert rec.of("nominated_pods_pass") == []
+@pytest.mark.parametrize("cpu, logged", [("1", []), ("8", [(7, "Insufficient cpu")])])
+def test_no_nominated_pods_means_one_pass_logged_only_when_it_fails(cpu, logged):
+    harness = Harness([node("n1")], FIT)
+    log: list = []
+    _passes(harness, pod("p", cpu=cpu), "n1", log=log)
+    assert [(at, check.passes[0][1].message()) for at, check in log] == logged
+    assert all(check.nominated is None for _, check in log)
 
 
 def test_filter_error_raises_and_stops_the_walk():
@@ -177,9 +183,9 @@ def test_filter_walk_is_framed_by_extension_point_start_and_end(cpu, plugins, co
         harness.schedule(pod("p", cpu=cpu))
     except (FitError, FrameworkError):
         pass
-    hooks = [name for name, _ in rec.calls if name in (
-        "extension_point_start", "feasible_nodes_to_find", "filter_walk_done", "extension_point_end")]
-    assert hooks == ["extension_point_start", "feasible_nodes_to_find", "filter_walk_done", "extension_point_end"]
+    hooks = [name for name, _ in rec.calls if name in ("extension_point_start", "filter_run", "extension_point_end")]
+    assert hooks == ["extension_point_start", "filter_run", "extension_point_end"]
     start, end = rec.of("extension_point_start")[0], rec.of("extension_point_end")[0]
     assert (start["extension_point"], start["node"], start["pod"].metadata.name) == ("Filter", "", "p")
-    assert (end["extension_point"], end["code"], end["message"]) == ("Filter", code, message)
+    assert (end["extension_point"], end["code"], end["message"], end["results"]) == ("Filter", code, message, ())
+    assert rec.of("filter_run")[0]["error"] == message

@@ -3,7 +3,8 @@
 import pytest
 
 from kubesched.scheduler.core.generic_scheduler import num_feasible_nodes_to_find
-from tests.core_scheduler.support import Harness, Recorder, node, pod
+from kubesched.trace import Kind, TraceRecorder
+from tests.core_scheduler.support import Harness, node, pod
 
 FIT = {"preFilter": ["NodeResourcesFit"], "filter": ["NodeResourcesFit"]}
 
@@ -33,38 +34,44 @@ def _names(n):
     return [f"node-{i:03d}" for i in range(n)]
 
 
+def _walks(rec):
+    return [r.data for r in rec.trace.filter(Kind.FILTER_RUN)]
+
+
 def test_round_robin_on_200_identical_nodes():
-    rec = Recorder()
+    rec = TraceRecorder()
     harness = Harness([node(n) for n in _names(200)], FIT, observer=rec)
     first = harness.schedule(pod("p1", cpu="100m"))
     assert (first.evaluated_nodes, first.feasible_nodes) == (100, 100)
     assert harness.sched.next_start_node_index == 100
-    walk = rec.of("filter_walk_done")[0]
-    assert walk["feasible"] == _names(200)[:100]
-    assert walk["not_visited"] == _names(200)[100:]
-    assert rec.of("feasible_nodes_to_find")[0]["num_nodes_to_find"] == 100
+    walk = _walks(rec)[0]
+    assert list(walk.feasible()) == _names(200)[:100]
+    assert list(walk.not_visited()) == _names(200)[100:]
+    assert (walk.num_nodes_to_find, walk.processed, walk.next_start_node_index) == (100, 100, 100)
 
     second = harness.schedule(pod("p2", cpu="100m"))
     assert (second.evaluated_nodes, second.feasible_nodes) == (100, 100)
-    assert rec.of("feasible_nodes_to_find")[1]["start_index"] == 100
-    assert rec.of("filter_walk_done")[1]["feasible"] == _names(200)[100:]
+    walk = _walks(rec)[1]
+    assert walk.start_index == 100 and walk.nodes is _walks(rec)[0].nodes  # one node-name tuple for both
+    assert list(walk.feasible()) == _names(200)[100:]
     assert harness.sched.next_start_node_index == 0
 
 
 def test_failed_nodes_count_as_processed_and_the_walk_wraps():
     # nodes 0..9 are too small; they are examined and recorded before 100 feasible ones are found
     nodes = [node(n, cpu="100m" if i < 10 else "4") for i, n in enumerate(_names(200))]
-    rec = Recorder()
+    rec = TraceRecorder()
     harness = Harness(nodes, FIT, observer=rec)
     result = harness.schedule(pod("p", cpu="1"))
     assert (result.evaluated_nodes, result.feasible_nodes) == (110, 100)
     assert harness.sched.next_start_node_index == 110
-    assert rec.of("filter_walk_done")[0]["failed"] == _names(200)[:10]
+    assert list(_walks(rec)[0].failed()) == _names(200)[:10]
+    assert [i for i, _ in _walks(rec)[0].checks] == list(range(10))  # only failing nodes are recorded one by one
     # the next cycle starts at 110, wraps after 199 and skips the small nodes again
     result = harness.schedule(pod("q", cpu="1"))
-    walk = rec.of("filter_walk_done")[1]
-    assert walk["feasible"] == _names(200)[110:200] + _names(200)[10:20]
-    assert walk["failed"] == _names(200)[:10]
+    walk = _walks(rec)[1]
+    assert list(walk.feasible()) == _names(200)[110:200] + _names(200)[10:20]
+    assert list(walk.failed()) == _names(200)[:10]
     assert (result.evaluated_nodes, harness.sched.next_start_node_index) == (110, 20)
 
 
@@ -79,10 +86,12 @@ def test_all_nodes_examined_when_not_enough_feasible():
 
 def test_without_filter_plugins_the_first_nodes_are_taken_from_index_0():
     """1.18 quirk: the no-filter shortcut ignores nextStartNodeIndex but still advances it."""
-    rec = Recorder()
+    rec = TraceRecorder()
     harness = Harness([node(n) for n in _names(200)], {}, observer=rec)
     harness.sched.next_start_node_index = 50
     result = harness.schedule(pod("p"))
     assert (result.evaluated_nodes, result.feasible_nodes) == (100, 100)
-    assert rec.of("filter_walk_done")[0]["feasible"] == _names(200)[:100]
+    walk = _walks(rec)[0]
+    assert list(walk.feasible()) == _names(200)[:100] and not walk.has_filter_plugins
+    assert list(walk.not_visited()) == _names(200)[100:]
     assert harness.sched.next_start_node_index == 150

@@ -8,17 +8,19 @@ from kubesched.conformance.fakes_core import FakeExtender, HostPriority
 from kubesched.scheduler.core.generic_scheduler import (MAX_EXTENDER_PRIORITY, EmptyPriorityListError,
                                                         GenericScheduler, select_host)
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
+from kubesched.scheduler.framework.v1alpha1.framework import ScoreDetail
 from kubesched.scheduler.framework.v1alpha1.interface import MAX_NODE_SCORE, FrameworkError, NodeScore
 from kubesched.scheduler.internal.cache.snapshot import new_empty_snapshot
+from kubesched.trace import Kind, TraceRecorder
 from tests.core_scheduler.support import Harness, Recorder, node, pod
 
 NAMES = ["1", "2", "3"]
 
 
-def _prioritize(plugins, extenders=(), observer=None):
+def _prioritize(plugins, extenders=(), observer=None, detail=None):
     harness = Harness([node(n) for n in NAMES], plugins, extenders=extenders, observer=observer)
     nodes = [node(n) for n in NAMES]
-    scores = harness.sched.prioritize_nodes(harness.profile, CycleState(), pod("p"), nodes)
+    scores = harness.sched.prioritize_nodes(harness.profile, CycleState(), pod("p"), nodes, detail)
     return [(ns.name, ns.score) for ns in scores]
 
 
@@ -59,14 +61,15 @@ def test_prioritize_nodes(plugins, extenders, expected):
 
 def test_extender_only_still_runs_score_plugins_path_and_reports_hooks():
     rec = Recorder()
+    detail = ScoreDetail()
     ext = FakeExtender("e", prioritizers=[(_by_table({"2": 4}), 1)], weight=2)
     bad = FakeExtender("bad", fail_prioritize=True)
-    assert _prioritize({}, [ext, bad], rec) == [("1", 0), ("2", 80), ("3", 0)]
+    assert _prioritize({}, [ext, bad], rec, detail) == [("1", 0), ("2", 80), ("3", 0)]
     calls = rec.of("extender_prioritize")
     assert [(c["extender"], c["weight"], c["error"]) for c in calls] == [
         ("e", 2, None), ("bad", 0, "injected extender prioritize error")]
     assert calls[0]["scores"] == [("1", 0), ("2", 4), ("3", 0)]
-    assert rec.of("node_scores")[0]["extender_scores"] == {"1": 0, "2": 8, "3": 0}
+    assert (detail.extender_scores, detail.totals) == ({"1": 0, "2": 8, "3": 0}, [0, 80, 0])
 
 
 def test_score_plugin_error_is_raised():
@@ -125,10 +128,17 @@ def test_select_host_empty_list():
         select_host([], random.Random(0))
 
 
-def test_scheduler_select_host_uses_its_rng_and_reports_the_tie():
-    rec = Recorder()
-    sched = GenericScheduler(None, new_empty_snapshot(), rng=random.Random(7), observer=rec)
+def test_scheduler_select_host_uses_its_rng():
+    sched = GenericScheduler(None, new_empty_snapshot(), rng=random.Random(7))
     scores = _list(("a", 2), ("b", 2), ("c", 1))
-    expected = select_host(scores, random.Random(7))[0]
-    assert sched.select_host(scores) == expected
-    assert rec.of("select_host") == [{"pod": None, "max_score": 2, "ties": ["a", "b"], "selected": expected}]
+    assert sched.select_host(scores) == select_host(scores, random.Random(7))[0]
+
+
+def test_a_traced_schedule_records_the_tie_and_the_pick():
+    rec = TraceRecorder()
+    harness = Harness([node(n) for n in NAMES], {"score": [{"name": "NodeResourcesLeastAllocated", "weight": 1}]},
+                      observer=rec)
+    result = harness.schedule(pod("p", cpu="1"))
+    (run,) = [r.data for r in rec.trace.filter(Kind.SCORE_RUN)]
+    assert run.ties() == ("1", "2", "3") and run.selected == result.suggested_host
+    assert run.max_score == max(run.totals) and list(run.nodes) == NAMES

@@ -51,11 +51,11 @@ def test_unschedulable_pod_without_cluster_change_is_retried_by_the_leftover_flu
 
 def test_two_hundred_nodes_first_cycle_evaluates_100_and_the_next_starts_at_100():
     nodes = [node(f"n{i:03d}") for i in range(200)]
-    observer = Recorder(wanted=("feasible_nodes_to_find", "schedule_result"))
+    observer = Recorder(wanted=("filter_run", "schedule_result"))
     cluster = Cluster(*nodes, pod("a"), pod("b"), observer=observer).run(until=1.0)
-    counts = observer.of("feasible_nodes_to_find")
-    assert [(c["num_all_nodes"], c["num_nodes_to_find"], c["start_index"]) for c in counts] == [
-        (200, 100, 0), (200, 100, 100)]
+    counts = observer.of("filter_run")
+    assert [(len(c["nodes"]), c["num_nodes_to_find"], c["start_index"], c["visited"]) for c in counts] == [
+        (200, 100, 0, 100), (200, 100, 100, 100)]
     assert [r["evaluated_nodes"] for r in observer.of("schedule_result")] == [100, 100]
     assert cluster.sched.algorithm.next_start_node_index == 0
     assert cluster.node_of("a") and cluster.node_of("b")

@@ -1,18 +1,23 @@
-"""The framework's observers (not upstream): complete Score calls and extension-point start/end."""
+"""The framework's observer (not upstream): each runner's start, end and plugin results; Score's numbers.
+
+RunScorePlugins hands its numbers to a ``ScoreDetail``; the rows a trace derives from them
+(``kubesched.trace.calls``) are checked here against hand-written tables.
+"""
 
 from __future__ import annotations
 
 import pytest
 
-from kubesched.scheduler.framework.v1alpha1 import framework as fw_module
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
-from kubesched.scheduler.framework.v1alpha1.interface import Code
+from kubesched.scheduler.framework.v1alpha1.framework import ScoreDetail
+from kubesched.scheduler.framework.v1alpha1.interface import Code, code_of
 from kubesched.scheduler.framework.v1alpha1.plugin_args import (
     Plugin,
     Plugins,
     PluginSet,
 )
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
+from kubesched.trace import TraceRecorder, calls_of
 from tests.framework.fakes import (
     Injected,
     TestPlugin,
@@ -28,17 +33,24 @@ POD = pod("p")
 NODES = [node("node1"), node("node2")]
 
 
-def scoring(a: Injected, b: Injected, calls: list):
+def scoring(a: Injected, b: Injected):
     """Plugins ``a`` (weight 2, with NormalizeScore) and ``b`` (weight 1) on profile ``p``."""
     pa, pb = TestPlugin("a", a, normalize=True), TestPlugin("b", b)
     config = Plugins(score=PluginSet((Plugin("a", 2), Plugin("b", 1))))
-    return with_queue_sort_and_bind(registry_of(pa, pb), config, observer=calls.extend, profile_name="p")
+    return with_queue_sort_and_bind(registry_of(pa, pb), config, profile_name="p")
+
+
+def derived_calls(detail: ScoreDetail) -> list:
+    """The PLUGIN_CALL rows of the SCORE_RUN a recorder makes of ``detail``."""
+    rec = TraceRecorder()
+    rec.score_run(pod=POD, profile="p", detail=detail, selected="")
+    return calls_of(rec.trace[-1])
 
 
 def row(call) -> tuple:
-    code = call.status.code if call.status is not None else S
-    return (call.extension_point, call.plugin, call.node, code, call.score, call.normalized_score, call.weight,
-            call.weighted_score, call.scores, call.profile)
+    d = call.data
+    return (d.extension_point, call.plugin, call.node or "", d.code, d.raw_score, d.normalized_score, d.weight,
+            d.weighted_score, d.scores, call.profile)
 
 
 NORM = "ScoreExtensionNormalize"
@@ -72,13 +84,13 @@ SCORE_CASES = {
 
 @pytest.mark.parametrize("a, b, want", SCORE_CASES.values(), ids=SCORE_CASES.keys())
 def test_score_calls_carry_raw_normalized_weight_and_weighted(a, b, want):
-    calls: list = []
-    f = scoring(a, b, calls)
-    result, _ = f.run_score_plugins(CycleState(), POD, NODES)
-    assert [row(c) for c in calls] == want
-    if result is not None:  # the observer's weighted scores are the runner's
-        assert [(c.node, c.weighted_score) for c in calls if c.extension_point == "Score"] == [
-            (ns.name, ns.score) for i in range(len(NODES)) for ns in (result["a"][i], result["b"][i])]
+    detail = ScoreDetail()
+    result, _ = scoring(a, b).score_columns(CycleState(), POD, NODES, detail)
+    calls = derived_calls(detail)
+    assert [row(c) for c in calls] == [(p, pl, n, str(code), *rest) for p, pl, n, code, *rest in want]
+    if result is not None:  # the trace's weighted scores are the runner's
+        assert [(c.node, c.data.weighted_score) for c in calls if c.data.extension_point == "Score"] == [
+            (name, result[plugin][i]) for i, name in enumerate(n.metadata.name for n in NODES) for plugin in "ab"]
 
 
 class Points:
@@ -90,7 +102,8 @@ class Points:
 
     def extension_point_end(self, **kw) -> None:
         self.seen.append(("end", kw["extension_point"], kw["pod"].metadata.name, kw["profile"], kw["node"],
-                          kw["code"], kw["message"]))
+                          kw["code"], kw["message"],
+                          tuple((plugin, str(code_of(status)), timeout) for plugin, status, timeout in kw["results"])))
 
 
 def _info() -> NodeInfo:
@@ -99,48 +112,41 @@ def _info() -> NodeInfo:
     return info
 
 
-# (config attribute, runner, its arguments after (state, pod), injected result, point, node, code, message)
+OK = (("t", "Success", None),)
+# (config attribute, runner, its arguments after (state, pod), injected result, point, node, code, message,
+#  the plugins' results handed to extension_point_end)
 POINT_CASES = [
-    ("pre_filter", "run_pre_filter_plugins", (), Injected(), "PreFilter", "", "Success", ""),
+    ("pre_filter", "run_pre_filter_plugins", (), Injected(), "PreFilter", "", "Success", "", OK),
     ("pre_filter", "run_pre_filter_plugins", (), Injected(pre_filter_status=U), "PreFilter", "", "Unschedulable",
-     'rejected by "t" at prefilter: injected status'),
-    ("pre_score", "run_pre_score_plugins", (NODES,), Injected(), "PreScore", "", "Success", ""),
+     'rejected by "t" at prefilter: injected status', (("t", "Unschedulable", None),)),
+    ("pre_score", "run_pre_score_plugins", (NODES,), Injected(), "PreScore", "", "Success", "", OK),
     ("score", "run_score_plugins", (NODES,), Injected(score_status=E), "Score", "", "Error",
-     'error while running score plugin for pod "p": injecting failure.'),
-    ("score", "run_score_plugins", (NODES,), Injected(score_res=7), "Score", "", "Success", ""),
-    ("reserve", "run_reserve_plugins", ("node1",), Injected(), "Reserve", "node1", "Success", ""),
+     'error while running score plugin for pod "p": injecting failure.', ()),
+    ("score", "run_score_plugins", (NODES,), Injected(score_res=7), "Score", "", "Success", "", ()),
+    ("reserve", "run_reserve_plugins", ("node1",), Injected(), "Reserve", "node1", "Success", "", OK),
     ("permit", "run_permit_plugins", ("node1",), Injected(permit_status=W, permit_timeout=5), "Permit", "node1",
-     "Wait", 'one or more plugins asked to wait and no plugin rejected pod "p"'),
-    ("pre_bind", "run_pre_bind_plugins", ("node1",), Injected(), "PreBind", "node1", "Success", ""),
-    ("bind", "run_bind_plugins", ("node1",), Injected(), "Bind", "node1", "Success", "injected status"),
-    ("post_bind", "run_post_bind_plugins", ("node1",), Injected(), "PostBind", "node1", "Success", ""),
-    ("unreserve", "run_unreserve_plugins", ("node1",), Injected(), "Unreserve", "node1", "Success", ""),
+     "Wait", 'one or more plugins asked to wait and no plugin rejected pod "p"', (("t", "Wait", 5),)),
+    ("permit", "run_permit_plugins", ("node1",), Injected(), "Permit", "node1", "Success", "",
+     (("t", "Success", 0.0),)),
+    ("pre_bind", "run_pre_bind_plugins", ("node1",), Injected(), "PreBind", "node1", "Success", "", OK),
+    ("bind", "run_bind_plugins", ("node1",), Injected(), "Bind", "node1", "Success", "injected status", OK),
+    ("post_bind", "run_post_bind_plugins", ("node1",), Injected(), "PostBind", "node1", "Success", "", OK),
+    ("unreserve", "run_unreserve_plugins", ("node1",), Injected(), "Unreserve", "node1", "Success", "", OK),
 ]
 
 
-@pytest.mark.parametrize("attr, runner, args, inj, point, node_name, code, message", POINT_CASES,
+@pytest.mark.parametrize("attr, runner, args, inj, point, node_name, code, message, results", POINT_CASES,
                          ids=[f"{c[4]}-{c[6]}" for c in POINT_CASES])
-def test_each_runner_is_framed_by_start_and_end(attr, runner, args, inj, point, node_name, code, message):
+def test_each_runner_is_framed_by_start_and_end(attr, runner, args, inj, point, node_name, code, message, results):
     points = Points()
-    f = framework_at(attr, TestPlugin("t", inj), point_observer=points, profile_name="p")
+    f = framework_at(attr, TestPlugin("t", inj), observer=points, profile_name="p")
     getattr(f, runner)(CycleState(), POD, *args)
-    assert points.seen == [("start", point, "p", "p", node_name), ("end", point, "p", "p", node_name, code, message)]
+    assert points.seen == [("start", point, "p", "p", node_name),
+                           ("end", point, "p", "p", node_name, code, message, results)]
 
 
 def test_filter_and_extensions_are_not_framed_by_the_framework():
     points = Points()
-    f = framework_at("filter", TestPlugin("t"), point_observer=points, profile_name="p")
+    f = framework_at("filter", TestPlugin("t"), observer=points, profile_name="p")
     f.run_filter_plugins(CycleState(), POD, _info())
     assert points.seen == []
-
-
-def test_no_observer_builds_no_records(monkeypatch):
-    def boom(*args, **kwargs):
-        raise AssertionError("a PluginCall was built without an observer")
-    for name in ("PluginCall", "OneCall", "FilterCalls", "ScoreCalls"):
-        monkeypatch.setattr(fw_module, name, boom)
-    for attr, runner, args, inj, *_ in POINT_CASES:
-        f = framework_at(attr, TestPlugin("t", inj))
-        getattr(f, runner)(CycleState(), POD, *args)
-    f = framework_at("filter", TestPlugin("t"))
-    assert f.run_filter_plugins(CycleState(), POD, _info()) == {}

@@ -1,7 +1,7 @@
-"""Runners skip the calls a plugin promised (FilterShortcut / ScoreShortcut, not upstream).
+"""Runners skip the calls a plugin promised (PreFilterSkip / PreScoreSkip, not upstream).
 
-The observer must hear exactly what it hears from the same plugins without the promise, the
-runner must return the same result, and the promised calls must not be made.
+The runner must return the same result as the same plugins without the promise, a traced run
+must get the same numbers (``ScoreDetail``), and the promised calls must not be made.
 """
 
 from __future__ import annotations
@@ -11,10 +11,11 @@ from dataclasses import dataclass
 import pytest
 
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
-from kubesched.scheduler.framework.v1alpha1.interface import Code, Status
+from kubesched.scheduler.framework.v1alpha1.framework import ScoreDetail
+from kubesched.scheduler.framework.v1alpha1.interface import Code
 from kubesched.scheduler.framework.v1alpha1.plugin_args import Plugin, Plugins, PluginSet
-from kubesched.scheduler.framework.v1alpha1.plugin_calls import FilterCalls
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
+from kubesched.trace import TraceRecorder, calls_of
 from tests.framework.fakes import Injected, TestPlugin, node, pod, registry_of, with_queue_sort_and_bind
 
 S, E, U = Code.SUCCESS, Code.ERROR, Code.UNSCHEDULABLE
@@ -31,7 +32,7 @@ class Promising(TestPlugin):
     passes: bool = False
     constant: int | None = None
 
-    def filter_passes_every_node(self, p) -> bool:
+    def skip_filter(self, p) -> bool:
         return self.passes
 
     def constant_score(self, state, p, nodes) -> int | None:
@@ -45,15 +46,16 @@ def _plugins(specs, calls):
     return promising, plain
 
 
-def _filter_framework(plugins, seen, run_all=False):
+def _filter_framework(plugins, run_all=False):
     config = Plugins(filter=PluginSet(tuple(Plugin(p.name()) for p in plugins)))
-    return with_queue_sort_and_bind(registry_of(*plugins), config, observer=seen.extend, profile_name="p",
-                                    run_all_filters=run_all)
+    return with_queue_sort_and_bind(registry_of(*plugins), config, profile_name="p", run_all_filters=run_all)
 
 
-def _row(call):
-    return (call.extension_point, call.plugin, call.node, call.status.code if call.status else S, call.score,
-            call.normalized_score, call.weight, call.weighted_score, call.scores)
+def _rows(detail: ScoreDetail) -> list:
+    """The plugin calls a trace shows for a RunScorePlugins (its SCORE_RUN's derived rows)."""
+    rec = TraceRecorder()
+    rec.score_run(pod=POD, detail=detail, selected="")
+    return [(c.node, c.plugin, c.data) for c in calls_of(rec.trace[-1])]
 
 
 FAIL = Injected(filter_status=U)
@@ -77,16 +79,14 @@ FILTER_CASES = {
 
 
 @pytest.mark.parametrize("specs, run_all, made", FILTER_CASES.values(), ids=FILTER_CASES.keys())
-def test_filter_skips_promised_calls_and_reports_them(specs, run_all, made):
+def test_filter_skips_promised_calls_and_returns_the_same(specs, run_all, made):
     calls: list = []
     promising, plain = _plugins(specs, calls)
-    seen, want = [], []
     info = NodeInfo()
     info.set_node(NODES[0])
-    got = _filter_framework(promising, seen, run_all).run_filter_plugins(CycleState(), POD, info)
-    expected = _filter_framework(plain, want, run_all).run_filter_plugins(CycleState(), POD, info)
+    got = _filter_framework(promising, run_all).run_filter_plugins(CycleState(), POD, info)
+    expected = _filter_framework(plain, run_all).run_filter_plugins(CycleState(), POD, info)
     assert got == expected
-    assert [_row(c) for c in seen] == [_row(c) for c in want]
     assert calls == made
 
 
@@ -94,11 +94,11 @@ def test_filter_asks_each_pod_once():
     asked: list = []
 
     class Counting(Promising):
-        def filter_passes_every_node(self, p) -> bool:
+        def skip_filter(self, p) -> bool:
             asked.append(p.metadata.name)
             return True
 
-    f = _filter_framework([Counting("a")], [])
+    f = _filter_framework([Counting("a")])
     info = NodeInfo()
     info.set_node(NODES[0])
     other = pod("q")
@@ -107,27 +107,9 @@ def test_filter_asks_each_pod_once():
     assert asked == ["p", "q", "p"]
 
 
-FAILED_C = Status(Code.UNSCHEDULABLE, ("no",))
-FAILED_A = Status(Code.ERROR, ("boom",))
-# FilterCalls: (failures, count) → (plugin, status) heard
-FILTER_BATCHES = {
-    "every plugin passed": ({}, 3, [("a", None), ("b", None), ("c", None)]),
-    "stopped at a failure": ({"c": FAILED_C}, 3, [("a", None), ("b", None), ("c", FAILED_C)]),
-    "stopped at the first plugin": ({"a": FAILED_A}, 1, [("a", FAILED_A)]),
-    "nothing ran": ({}, 0, []),
-}
-
-
-@pytest.mark.parametrize("failures, count, heard", FILTER_BATCHES.values(), ids=FILTER_BATCHES.keys())
-def test_filter_calls_batch_length_and_order(failures, count, heard):
-    batch = FilterCalls(POD, "p", "n1", ("a", "b", "c"), failures, count)
-    assert len(batch) == len(heard)
-    assert [(c.plugin, c.status, c.node, c.profile) for c in batch] == [(p, s, "n1", "p") for p, s in heard]
-
-
-def _score_framework(plugins, seen, weights):
+def _score_framework(plugins, weights):
     config = Plugins(score=PluginSet(tuple(Plugin(p.name(), w) for p, w in zip(plugins, weights))))
-    return with_queue_sort_and_bind(registry_of(*plugins), config, observer=seen.extend, profile_name="p")
+    return with_queue_sort_and_bind(registry_of(*plugins), config, profile_name="p")
 
 
 # specs, weights, score calls made (plugin, node)
@@ -151,33 +133,18 @@ SCORE_CASES = {
 
 
 @pytest.mark.parametrize("specs, weights, made", SCORE_CASES.values(), ids=SCORE_CASES.keys())
-def test_score_skips_constant_calls_and_reports_them(specs, weights, made):
+def test_score_skips_constant_calls_and_records_the_same(specs, weights, made):
     calls: list = []
     promising, plain = _plugins(specs, calls)
     for p, q in zip(promising, plain):
         p.normalize = q.normalize = p.inj.normalize_res != 0 or p.inj.normalize_status != S
-    seen, want = [], []
-    got, got_status = _score_framework(promising, seen, weights).run_score_plugins(CycleState(), POD, NODES)
-    expected, expected_status = _score_framework(plain, want, weights).run_score_plugins(CycleState(), POD, NODES)
+    seen, want = ScoreDetail(), ScoreDetail()
+    got, got_status = _score_framework(promising, weights).score_columns(CycleState(), POD, NODES, seen)
+    expected, expected_status = _score_framework(plain, weights).score_columns(CycleState(), POD, NODES, want)
+    assert got == expected
     assert (got_status is None) == (expected_status is None)
-    if got is not None:
-        assert {k: [(s.name, s.score) for s in v] for k, v in got.items()} == {
-            k: [(s.name, s.score) for s in v] for k, v in expected.items()}
-    else:
+    if got is None:
         assert got_status.message() == expected_status.message()
-    assert [_row(c) for c in seen] == [_row(c) for c in want]
+    assert _rows(seen) == _rows(want)
+    assert set(seen.constants) == {i for i, (*_, const) in enumerate(specs) if const is not None} and not want.constants
     assert calls == made
-
-
-def test_a_raising_filter_plugin_leaves_the_calls_before_it():
-    class Raising(Promising):
-        def filter(self, state, p, node_info):
-            raise RuntimeError("plugin bug")
-
-    seen: list = []
-    f = _filter_framework([Promising("a", passes=True), Promising("b"), Raising("c"), Promising("d")], seen)
-    info = NodeInfo()
-    info.set_node(NODES[0])
-    with pytest.raises(RuntimeError):
-        f.run_filter_plugins(CycleState(), POD, info)
-    assert [(c.plugin, c.status) for c in seen] == [("a", None), ("b", None)]

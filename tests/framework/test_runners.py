@@ -13,7 +13,6 @@ from typing import Optional
 import pytest
 
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
-from kubesched.scheduler.framework.v1alpha1.plugin_calls import PluginCall
 from kubesched.scheduler.framework.v1alpha1.interface import Code, Status, merge_statuses
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
 from tests.framework.fakes import Injected, TestPlugin, framework_at, node, pod
@@ -266,28 +265,3 @@ def test_run_score_plugins(case: ScoreCase) -> None:
     else:
         assert status is None
         assert {k: [(s.name, s.score) for s in v] for k, v in got.items()} == case.want
-
-
-# --------------------------------------------------------------------------- observer
-
-def test_observer_sees_every_plugin_call_per_node() -> None:
-    from kubesched.scheduler.framework.v1alpha1.plugin_args import Plugin, Plugins, PluginSet
-    from tests.framework.fakes import registry_of, with_queue_sort_and_bind
-    seen: list[PluginCall] = []
-    a = TestPlugin("a", Injected(score_res=3, normalize_res=9), normalize=True)
-    b = TestPlugin("b", Injected(filter_status=U, score_res=4))
-    config = Plugins(filter=PluginSet((Plugin("a"), Plugin("b"))),
-                     score=PluginSet((Plugin("a", 2), Plugin("b", 1))))
-    f = with_queue_sort_and_bind(registry_of(a, b), config, observer=seen.extend)
-    ni = NodeInfo()
-    ni.set_node(node("node1"))
-    f.run_filter_plugins(CycleState(), POD, ni)
-    f.run_score_plugins(CycleState(), POD, NODES)
-    assert [(c.extension_point, c.plugin, c.node, c.status.code if c.status else S, c.score, c.scores)
-            for c in seen] == [
-        ("Filter", "a", "node1", S, None, ()),
-        ("Filter", "b", "node1", U, None, ()),
-        ("Score", "a", "node1", S, 3, ()), ("Score", "b", "node1", S, 4, ()),
-        ("Score", "a", "node2", S, 3, ()), ("Score", "b", "node2", S, 4, ()),
-        ("ScoreExtensionNormalize", "a", "", S, None, (("node1", 9), ("node2", 9))),
-    ]

@@ -1,6 +1,6 @@
-"""FilterShortcut hooks: the exact answer per pod, and the promise checked by running Filter.
+"""PreFilterSkip hooks: the exact answer per pod, and the promise checked by running Filter.
 
-``filter_passes_every_node(pod)`` True must mean: PreFilter then Filter give Success on
+``skip_filter(pod)`` True must mean: PreFilter then Filter give Success on
 every node of a cluster built to make each plugin fail somewhere (shortcut_world).
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from kubesched.scheduler.framework.v1alpha1.interface import FilterShortcut
+from kubesched.scheduler.framework.v1alpha1.interface import PreFilterSkip
 from shortcut_world import FILTER_PLUGINS, Handle, build, filter_everywhere, incoming, with_volumes
 
 _REQUIRED_SSD = {"nodeSelectorTerms": [{"matchExpressions": [{"key": "disk", "operator": "In", "values": ["ssd"]}]}]}
@@ -110,13 +110,13 @@ def test_tables_cover_every_plugin_and_pod():
 
 @pytest.mark.parametrize("plugin_name", sorted(FILTER_PLUGINS))
 def test_plugin_offers_the_hook(plugin_name):
-    assert isinstance(build(plugin_name), FilterShortcut)
+    assert isinstance(build(plugin_name), PreFilterSkip)
 
 
 @pytest.mark.parametrize("plugin_name,pod_name", [(p, n) for p in sorted(FILTER_PLUGINS) for n in PODS])
 def test_hook_answer(plugin_name, pod_name):
     want = pod_name in HOOK_TRUE[plugin_name]
-    assert build(plugin_name).filter_passes_every_node(pod_named(pod_name)) is want
+    assert build(plugin_name).skip_filter(pod_named(pod_name)) is want
 
 
 @pytest.mark.parametrize("plugin_name,pod_name",

@@ -1,6 +1,6 @@
 """Property: for random pods, a shortcut's answer never contradicts the real plugin.
 
-filter_passes_every_node True => PreFilter + Filter pass on every node (and state clone);
+skip_filter True => PreFilter + Filter pass on every node (and state clone);
 constant_score an int => Score gives that int, with Success, on every node.
 """
 
@@ -58,7 +58,7 @@ def test_filter_shortcut_never_lies(pod):
     handle = Handle()
     for name in FILTER_PLUGINS:
         plugin = build(name, handle)
-        if plugin.filter_passes_every_node(pod):
+        if plugin.skip_filter(pod):
             failures = {k: s for k, s in filter_everywhere(plugin, pod, handle).items() if s is not None}
             assert failures == {}, name
 

@@ -1,4 +1,4 @@
-"""ScoreShortcut hooks: the exact constant per pod (after PreScore), checked by running Score.
+"""PreScoreSkip hooks: the exact constant per pod (after PreScore), checked by running Score.
 
 ``constant_score(state, pod, nodes)`` an int must mean: Score gives ``(that int, None)`` for every
 node name of the snapshot; the None cases here are ones where Score varies by node or errs.
@@ -11,7 +11,7 @@ from typing import Optional
 import pytest
 
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
-from kubesched.scheduler.framework.v1alpha1.interface import ScoreShortcut
+from kubesched.scheduler.framework.v1alpha1.interface import PreScoreSkip
 from shortcut_world import NODES, Handle, build, incoming
 from test_shortcut_filters import PODS, pod_named
 
@@ -60,7 +60,7 @@ NODE_AFFINITY_EXTRA = {
 def test_node_affinity_constant_score(pod_name, want):
     pod = incoming(NODE_AFFINITY_EXTRA[pod_name]) if pod_name in NODE_AFFINITY_EXTRA else pod_named(pod_name)
     plugin = build("NodeAffinity")
-    assert isinstance(plugin, ScoreShortcut)
+    assert isinstance(plugin, PreScoreSkip)
     state = CycleState()
     got = plugin.constant_score(state, pod, NODES)
     assert got == want
@@ -87,7 +87,7 @@ def test_node_affinity_constant_score(pod_name, want):
 def test_pod_topology_spread_constant_score(variant, pod_name, filtered, want):
     handle = Handle()
     plugin = build(variant, handle)
-    assert isinstance(plugin, ScoreShortcut)
+    assert isinstance(plugin, PreScoreSkip)
     pod = pod_named(pod_name)
     state = CycleState()
     nodes = [n for n in NODES if n.metadata.name in filtered]

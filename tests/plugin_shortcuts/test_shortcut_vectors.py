@@ -1,7 +1,7 @@
 """The hooks against upstream's own tables: a promised pass must be a pass in every vector.
 
 For every Filter case of the conformance vectors (PreFilter run, not skipped) whose pod makes
-the plugin's ``filter_passes_every_node`` True, every expected Filter result must be Success;
+the plugin's ``skip_filter`` True, every expected Filter result must be Success;
 for every NodeAffinity / PodTopologySpread score case whose ``constant_score`` (after PreScore,
 as the adapters run it) is an int, every expected (normalized) score must be equal.
 How many cases fire the hook, and how many do not, is pinned per file.
@@ -87,7 +87,7 @@ def test_promised_pass_is_an_upstream_pass(stem, want):
             continue
         name = _plugin_name(doc, case)
         plugin = FACTORIES[name](_plugin_args(case), _Handle())
-        if plugin.filter_passes_every_node(pod_of(case)):
+        if plugin.skip_filter(pod_of(case)):
             fired += 1
             assert [r["code"] for r in results] == ["Success"] * len(results), case["name"]
         else:

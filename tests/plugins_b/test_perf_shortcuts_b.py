@@ -1,4 +1,4 @@
-"""ScoreShortcut hooks of InterPodAffinity and DefaultPodTopologySpread (and countMatchingPods).
+"""PreScoreSkip hooks of InterPodAffinity and DefaultPodTopologySpread (and countMatchingPods).
 
 Each table row gives the exact ``constant_score`` answer after PreScore; every int is then
 checked by running the real Score on every node of the row's cluster.

@@ -86,9 +86,9 @@ def test_unresolvable_nodes_are_skipped():
     # n1 would be the better choice (lower victim priority) but is UnschedulableAndUnresolvable.
     result = preempt(g, prof, state, preemptor, fit_error(preemptor, n1=UNRESOLVABLE, n2=UNSCHEDULABLE))
     assert (result[0], names(result[1])) == ("n2", ["v2"])
-    assert recorder.of("preemption_candidates") == [
-        {"pod": preemptor, "potential_nodes": ["n2"], "unresolvable_nodes": ["n1"]}]
-    assert [c["node"] for c in recorder.of("preemption_victims")] == ["n2"]
+    (report,) = [c["report"] for c in recorder.of("preemption")]
+    assert (report.potential_nodes, report.unresolvable_nodes) == (["n2"], ["n1"])
+    assert [v.node for v in report.nodes] == ["n2"]
 
 
 def test_nodes_without_status_are_candidates():
@@ -127,7 +127,8 @@ def test_no_node_where_the_pod_fits():
     recorder = Recorder()
     g, prof, state, _ = setup(pods, [node("n1")], preemptor, observer=recorder)
     assert preempt(g, prof, state, preemptor, fit_error(preemptor, n1=UNSCHEDULABLE)) == (None, [], [])
-    assert recorder.of("preemption_pick") == []
+    (report,) = [c["report"] for c in recorder.of("preemption")]
+    assert report.decision == pr.PickDecision(None) and report.done and report.node == ""
 
 
 # ----------------------------------------------------------------------------- nominated pods, observer
@@ -150,13 +151,13 @@ def test_observer_sees_the_deciding_rule_and_the_result():
     recorder = Recorder()
     g, prof, state, _ = setup(pods, nodes, preemptor, observer=recorder)
     preempt(g, prof, state, preemptor, fit_error(preemptor, n1=UNSCHEDULABLE, n2=UNSCHEDULABLE))
-    assert [name for name, _ in recorder.calls if name.startswith("preemption_")] == [
-        "preemption_eligibility", "preemption_candidates", "preemption_victims", "preemption_victims",
-        "preemption_pick", "preemption_result"]
-    pick = recorder.of("preemption_pick")[0]
-    assert (pick["node"], pick["criterion"], pick["rounds"]) == (
+    assert [name for name, _ in recorder.calls if name.startswith("preemption")] == ["preemption"]
+    report = recorder.of("preemption")[0]["report"]
+    assert report.eligible and [v.node for v in report.nodes] == ["n1", "n2"]
+    assert (report.decision.node, report.decision.criterion, report.decision.rounds) == (
         "n1", pr.MIN_HIGHEST_PRIORITY_VICTIM,
-        [(pr.MIN_PDB_VIOLATIONS, ["n1", "n2"]), (pr.MIN_HIGHEST_PRIORITY_VICTIM, ["n1"])])
+        ((pr.MIN_PDB_VIOLATIONS, ("n1", "n2")), (pr.MIN_HIGHEST_PRIORITY_VICTIM, ("n1",))))
+    assert (report.done, report.node, names(report.victims), report.error) == (True, "n1", ["v1"], "")
 
 
 # ----------------------------------------------------------------------------- extenders
@@ -209,19 +210,20 @@ def test_preemption_with_extenders(name, extenders, want_node, want_calls):
 def test_a_failing_extender_that_is_not_ignorable_fails_preemption():
     pods, nodes = crowded()
     preemptor = pod("p", 100, cpu="500m")
-    g, prof, state, _ = setup(pods, nodes, preemptor, extenders=(Extender(error="down"),))
+    recorder = Recorder()
+    g, prof, state, _ = setup(pods, nodes, preemptor, extenders=(Extender(error="down"),), observer=recorder)
     with pytest.raises(RuntimeError, match="down"):
         preempt(g, prof, state, preemptor, fit_error(preemptor, n1=UNSCHEDULABLE, n2=UNSCHEDULABLE))
+    report = recorder.of("preemption")[0]["report"]  # reported all the same, with the error that ended it
+    assert (report.error, report.done, len(report.nodes)) == ("down", False, 2)
 
 
 def test_observer_lists_the_terminating_pods_that_block_preemption():
     blocking = [pod("v", 10, "n1", deleting=True), pod("w", 20, "n1", deleting=True),
                 pod("x", 500, "n1", deleting=True)]
     snapshot = Snapshot.new(blocking, [node("n1")])
-    recorder = Recorder()
-    g = type("G", (), {"observer": recorder})()
+    report = pr.PreemptionReport()
     preemptor = pod("p", 100, nominated="n1")
-    assert pod_eligible_to_preempt_others(preemptor, snapshot.node_infos(), False, g) is False
-    assert recorder.of("preemption_eligibility") == [
-        {"pod": preemptor, "eligible": False, "reason": "TerminatingPodsOnNominatedNode",
-         "terminating_pods": blocking[:2]}]
+    assert pod_eligible_to_preempt_others(preemptor, snapshot.node_infos(), False, report) is False
+    assert (report.eligible, report.reason, report.terminating_pods) == (
+        False, "TerminatingPodsOnNominatedNode", blocking[:2])

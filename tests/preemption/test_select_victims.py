@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from kubesched.scheduler.core.preemption import (
-    Victims, filter_pods_with_pdb_violation, select_nodes_for_preemption, select_victims_on_node)
+    PreemptionReport, Victims, filter_pods_with_pdb_violation, select_nodes_for_preemption, select_victims_on_node)
+from kubesched.scheduler.framework.v1alpha1.framework import (
+    PRE_FILTER_EXTENSION_ADD_POD as ADD, PRE_FILTER_EXTENSION_REMOVE_POD as REMOVE)
 from tests.preemption.builders import Recorder, node, pdb, pod, setup
 
 APP = {"app": "x"}
@@ -89,12 +91,15 @@ def test_no_fit_even_without_lower_priority_pods():
 def test_select_nodes_works_on_clones_and_reports_each_node():
     pods = [pod("a", 0, "n1", "600m"), pod("b", 5000, "n2", "600m"), pod("c", 0, "n3", "100m")]
     preemptor = pod("p", 1000, cpu="500m")
-    recorder = Recorder()
-    g, prof, state, snapshot = setup(pods, [node("n1"), node("n2"), node("n3")], preemptor, observer=recorder)
+    report = PreemptionReport()
+    g, prof, state, snapshot = setup(pods, [node("n1"), node("n2"), node("n3")], preemptor, observer=Recorder())
     before = state.keys()
-    result = select_nodes_for_preemption(g, prof, state, preemptor, snapshot.list(), [], 0.0)
+    result = select_nodes_for_preemption(g, prof, state, preemptor, snapshot.list(), [], 0.0, report)
     assert result == {"n1": Victims((pods[0],), 0), "n3": Victims((), 0)}
     assert [sorted(i.pods, key=lambda p: p.metadata.name) for i in snapshot.list()] == [[pods[0]], [pods[1]], [pods[2]]]
     assert state.keys() == before
-    assert [(c["node"], c["fits"], names(c["victims"])) for c in recorder.of("preemption_victims")] == [
+    assert [(v.node, v.fits, names(v.victims)) for v in report.nodes] == [
         ("n1", True, ["a"]), ("n2", False, []), ("n3", True, [])]
+    # n1: a removed, the pod fits; a re-added, the pod no longer fits, so a is removed again (the victim)
+    steps = [(s[0], s[1].metadata.name) if isinstance(s, tuple) else bool(s.passes) for s in report.nodes[0].steps]
+    assert steps == [(REMOVE, "a"), False, (ADD, "a"), True, (REMOVE, "a")]

@@ -81,8 +81,8 @@ def test_seed_reaches_select_host():
     for seed in range(6):
         sim = Simulation.from_yaml(source, seed=seed)
         sim.run_until_idle()
-        (select,) = [r for r in sim.trace if r.kind is Kind.SELECT_HOST]
-        assert select.data.ties == ("n1", "n2")
+        (select,) = [r for r in sim.trace if r.kind is Kind.SCORE_RUN]
+        assert select.data.ties() == ("n1", "n2") and select.node == select.data.selected
         picks.add(sim.state().pod("default", "p").node)
         again = Simulation.from_yaml(source, seed=seed)
         again.run_until_idle()

@@ -12,7 +12,7 @@ from kubesched.cluster import APIServer, Kubelet
 from kubesched.scheduler import factory
 from kubesched.client.informers import InformerFactory
 from kubesched.util.loop import EventLoop
-from kubesched.trace import Kind, TraceRecorder
+from kubesched.trace import Kind, TraceRecorder, plugin_calls
 from kubesched.trace import upstream as up
 from tests.e2e.harness import node, pod
 
@@ -98,13 +98,15 @@ WANT_SCORES = {
 
 def test_score_records_carry_raw_normalized_weight_and_weighted():
     rec, _ = run(avoided_node("n1", "2"), node("n2", cpu="4"), owned(pod("a", "1")))
-    calls = [r for r in rec.trace.filter(Kind.PLUGIN_CALL, pod="default/a") if r.data.extension_point == "Score"]
+    runs = rec.trace.filter(Kind.SCORE_RUN, pod="default/a")
+    calls = [r for r in plugin_calls(runs) if r.data.extension_point == "Score"]
     got = {n: [(r.plugin, r.data.raw_score, r.data.normalized_score, r.data.weight, r.data.weighted_score)
                for r in calls if r.node == n] for n in ("n1", "n2")}
     assert got == WANT_SCORES
-    summary = rec.trace.filter(Kind.SCORE_SUMMARY, pod="default/a")[0].data
-    assert summary.totals == tuple((n, sum(row[4] for row in rows)) for n, rows in WANT_SCORES.items())
-    assert rec.trace.filter(Kind.SELECT_HOST, pod="default/a")[0].data.selected == "n2"
+    score_run = runs[0].data
+    assert tuple(zip(score_run.nodes, score_run.totals)) == tuple(
+        (n, sum(row[4] for row in rows)) for n, rows in WANT_SCORES.items())
+    assert score_run.selected == "n2"
 
 
 SCHED, FACTORY = up.SCHEDULER_GO, up.FACTORY_GO

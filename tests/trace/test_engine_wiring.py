@@ -6,7 +6,7 @@ from kubesched.cluster import APIServer, Kubelet
 from kubesched.scheduler import factory
 from kubesched.client.informers import InformerFactory
 from kubesched.util.loop import EventLoop
-from kubesched.trace import Kind, TraceRecorder, digest
+from kubesched.trace import Kind, TraceRecorder, digest, plugin_calls
 from tests.e2e.harness import node, pod
 
 
@@ -22,7 +22,6 @@ def run(enabled: bool) -> tuple[TraceRecorder, APIServer]:
     rec.attach_informers(informers)
     rec.attach_apiserver(api)
     sched = factory.new(api, loop, None, seed=3, informer_factory=informers, observer=rec.observer, log=rec.log)
-    rec.attach_scheduler(sched)
     sched.run()
     loop.call_at(5.0, lambda: api.create(pod("hi", "2", priority=1000)), label="create hi")
     loop.run(until=40)
@@ -53,17 +52,17 @@ def test_records_of_a_run():
     assert [r.seq for r in trace] == list(range(len(trace)))
     assert all(r.file and r.func for r in trace)
     kinds = {r.kind for r in trace}
-    for kind in (Kind.INFORMER_EVENT, Kind.CACHE_EVENT, Kind.QUEUE_MOVE, Kind.CYCLE_START, Kind.PLUGIN_CALL,
-                 Kind.FEASIBLE_NODES, Kind.FILTER_WALK, Kind.SCORE_SUMMARY, Kind.SELECT_HOST, Kind.ASSUME,
-                 Kind.BIND, Kind.EVENT, Kind.API_EVENT, Kind.LOG, Kind.PREEMPTION_CANDIDATES,
-                 Kind.PREEMPTION_VICTIMS, Kind.PREEMPTION_RESULT, Kind.NOMINATE, Kind.VICTIM):
+    for kind in (Kind.INFORMER_EVENT, Kind.CACHE_EVENT, Kind.QUEUE_MOVE, Kind.CYCLE_START, Kind.POINT_RUN,
+                 Kind.FILTER_RUN, Kind.SCORE_RUN, Kind.ASSUME, Kind.BIND, Kind.EVENT, Kind.API_EVENT, Kind.LOG,
+                 Kind.PREEMPTION, Kind.NOMINATE, Kind.VICTIM):
         assert kind in kinds, kind
+    assert Kind.PLUGIN_CALL not in kinds
     hi_cycle = trace.filter(Kind.CYCLE_START, pod="default/hi")[0].cycle
     victims = trace.filter(Kind.VICTIM, cycle=hi_cycle)
     # n1 (victim priority 0) beats n2 (victim priority 1): MinHighestPriority
     assert [(r.pod, r.node, r.data.preemptor) for r in victims] == [("default/a", "n1", "default/hi")]
     # every Score record carries raw → normalized → weight → weighted
-    scores = [r.data for r in trace.filter(Kind.PLUGIN_CALL) if r.data.extension_point == "Score"]
+    scores = [r.data for r in plugin_calls(trace) if r.data.extension_point == "Score"]
     assert scores and all(s.weighted_score == s.normalized_score * s.weight for s in scores)
     # a stored Event is recorded with its count; ``kubectl describe`` counts match the API server
     stored = {(f"Pod default/{e.involved_object.name}", e.reason, e.message): e.count for e in api.list("Event")}

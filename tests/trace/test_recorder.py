@@ -4,39 +4,42 @@ from __future__ import annotations
 
 import pytest
 
-from kubesched.scheduler.framework.v1alpha1.plugin_calls import OneCall as One
-from kubesched.scheduler.framework.v1alpha1.plugin_calls import PluginCall as Call
+from kubesched.scheduler.core.filter_check import FilterCheck
+from kubesched.scheduler.core.preemption import PickDecision, PreemptionReport, VictimsReport
+from kubesched.scheduler.framework.v1alpha1.framework import PluginFailure, ScoreDetail
 from kubesched.scheduler.framework.v1alpha1.interface import Code, Status
 from kubesched.scheduler.internal.cache.cache import CacheEvent
-from kubesched.trace import TraceRecorder
+from kubesched.trace import TraceRecorder, calls_of
 from kubesched.trace import upstream as up
+from kubesched.trace.decisions import (
+    PASSED,
+    ExtensionFailure,
+    FilterPass,
+    NodeCheck,
+    PluginStatus,
+    PreemptionNode,
+    Scores,
+)
 from kubesched.trace.records import (
     BindResult,
     CacheChange,
     EventData,
     ExtenderCall,
-    FeasibleNodes,
-    FilterWalk,
+    FilterRun,
     Kind,
     LeaderElection,
     LogLine,
-    NominatedPass,
     Outcome,
     PermitWait,
     Phase,
     PluginCall,
-    PreemptionCandidates,
-    PreemptionEligibility,
-    PreemptionPick,
-    PreemptionResult,
-    PreemptionVictims,
+    PointRun,
+    Preemption,
     QueueMove,
     Record,
     ScheduleResult,
     SchedulingFailure,
-    ScoreRow,
-    ScoreSummary,
-    SelectHost,
+    ScoreRun,
     StartupStep,
     Victim,
 )
@@ -46,6 +49,36 @@ A = mkpod("a")
 V = mkpod("v", node="n1")
 GS = up.GENERIC_SCHEDULER_GO
 FILTER_FAIL = Status(Code.UNSCHEDULABLE, ("Insufficient cpu",))
+FIT_FAIL = PluginStatus("NodeResourcesFit", "Unschedulable", ("Insufficient cpu",))
+FAILED_PASS = FilterPass((FIT_FAIL,), "Unschedulable", ("Insufficient cpu",))
+NODES = ("n1", "n2", "n3")
+REMOVE, ADD = "PreFilterExtensionRemovePod", "PreFilterExtensionAddPod"
+EXT_ERROR = Status(Code.ERROR, ("boom",))
+
+
+def filter_run_kwargs(**changes) -> dict:
+    kwargs = dict(pod=A, profile="", plugins=("NodeResourcesFit", "TaintToleration"), add_pod_plugins=("IPA",),
+                  run_all_filters=False, nodes=NODES, percentage=0, num_nodes_to_find=3, start_index=1, visited=3,
+                  next_start_node_index=0, checks=[], error="")
+    return kwargs | changes
+
+
+def score_detail() -> ScoreDetail:
+    """Plugins Spread (weight 2, NormalizeScore) and Least (weight 1, constant 3) on n1, n2."""
+    raw = [[10, 20], [3, 3]]
+    return ScoreDetail(["Spread", "Least"], [2, 1], ["n1", "n2"], raw, {1: 3}, [[50, 100], raw[1]], [0], None, None,
+                       {"n1": 4}, [106, 243])
+
+
+def preemption_report() -> PreemptionReport:
+    node1 = VictimsReport("n1", True, [V], 1, [V],
+                          [(REMOVE, V), FilterCheck(), (ADD, V), FilterCheck([({"NodeResourcesFit": FILTER_FAIL},
+                                                                                FILTER_FAIL)]), (REMOVE, V)])
+    node2 = VictimsReport("n2", steps=[(REMOVE, A)],
+                          extension_failure=(REMOVE, A, PluginFailure("IPA", EXT_ERROR, EXT_ERROR)))
+    return PreemptionReport(True, "", [], ["n1", "n2"], ["n3"], [node1, node2],
+                            PickDecision("n1", "MinPDBViolations", (("MinPDBViolations", ("n1",)),)), True, "n1",
+                            [V], [], "", ("NodeResourcesFit",), ("IPA",), False)
 
 # (hook, kwargs, kind, node, plugin, (file, func), data) — recorded outside any cycle, at t=2.5.
 CASES = [
@@ -58,24 +91,17 @@ CASES = [
      (up.CACHE_GO, "schedulerCache.AddNode"), CacheChange("AddNode", "added node n1")),
     ("cache_event", dict(event=CacheEvent("Expire", "Pod default/v expired", V, "n1")), Kind.EXPIRE, "n1", None,
      (up.CACHE_GO, "schedulerCache.cleanupAssumedPods"), CacheChange("Expire", "Pod default/v expired")),
-    ("plugin_calls", dict(calls=One(Call("Filter", "NodeResourcesFit", A, "n1", FILTER_FAIL))), Kind.PLUGIN_CALL, "n1",
-     "NodeResourcesFit", (f"{up.SCHED}/framework/plugins/noderesources/fit.go", "Fit.Filter"),
-     PluginCall("Filter", "", "Unschedulable", ("Insufficient cpu",))),
-    ("plugin_calls", dict(calls=One(Call("PreFilter", "InterPodAffinity", A))), Kind.PLUGIN_CALL, None, "InterPodAffinity",
-     (f"{up.SCHED}/framework/plugins/interpodaffinity/filtering.go", "InterPodAffinity.PreFilter"),
-     PluginCall("PreFilter")),
-    ("plugin_calls", dict(calls=One(Call("Permit", "Gate", A, "n1", Status(Code.WAIT, ()), timeout=900.0))),
-     Kind.PLUGIN_CALL, "n1", "Gate", (up.FRAMEWORK_GO, "framework.RunPermitPlugins"),
-     PluginCall("Permit", "", "Wait", (), timeout=900.0)),
-    ("feasible_nodes_to_find", dict(pod=A, num_all_nodes=500, percentage=0, num_nodes_to_find=230, start_index=7),
-     Kind.FEASIBLE_NODES, None, None, (GS, "genericScheduler.numFeasibleNodesToFind"), FeasibleNodes(500, 0, 230, 7)),
-    ("nominated_pods_pass", dict(pod=A, node="n1", pass_index=0, nominated_pods_added=[V], status=FILTER_FAIL),
-     Kind.NOMINATED_PASS, "n1", None, (GS, "genericScheduler.podPassesFiltersOnNode"),
-     NominatedPass(0, ("default/v",), "Unschedulable", ("Insufficient cpu",))),
-    ("filter_walk_done", dict(pod=A, start_index=1, processed=2, feasible=["n2"], failed=["n3"], not_visited=["n1"],
-                              next_start_node_index=0, has_filter_plugins=True),
-     Kind.FILTER_WALK, None, None, (GS, "genericScheduler.findNodesThatPassFilters"),
-     FilterWalk(1, 2, ("n2",), ("n3",), ("n1",), 0, True)),
+    ("filter_run", filter_run_kwargs(), Kind.FILTER_RUN, None, None, (GS, "genericScheduler.findNodesThatPassFilters"),
+     FilterRun(("NodeResourcesFit", "TaintToleration"), NODES, 0, 3, 1, 3, 0, (), ("IPA",), False, "", "")),
+    ("filter_run", filter_run_kwargs(visited=2, checks=[
+        (0, FilterCheck([({"NodeResourcesFit": FILTER_FAIL}, FILTER_FAIL)])),
+        (1, FilterCheck([({}, None)], [V])),
+        (2, FilterCheck([], [], (A, PluginFailure("IPA", EXT_ERROR, EXT_ERROR))))], error="boom"),
+     Kind.FILTER_RUN, None, None, (GS, "genericScheduler.findNodesThatPassFilters"),
+     FilterRun(("NodeResourcesFit", "TaintToleration"), NODES, 0, 3, 1, 2, 0,
+               ((0, NodeCheck((FAILED_PASS,))), (1, NodeCheck((FilterPass(),), ("default/v",))),
+                (2, NodeCheck((), (), ExtensionFailure(ADD, "default/a", "IPA", "Error", ("boom",))))),
+               ("IPA",), False, "", "boom")),
     ("extender_filter", dict(pod=A, extender="http://e", nodes_in=["n1", "n2"], nodes_out=["n1"],
                              failed={"n2": "nope"}, error=None, ignored=False),
      Kind.EXTENDER_CALL, None, None, (GS, "genericScheduler.findNodesThatPassExtenders"),
@@ -83,31 +109,29 @@ CASES = [
     ("extender_prioritize", dict(pod=A, extender="http://e", scores=[("n1", 3)], weight=2, error=None),
      Kind.EXTENDER_CALL, None, None, (GS, "genericScheduler.prioritizeNodes"),
      ExtenderCall("Prioritize", "http://e", scores=(("n1", 3),), weight=2)),
-    ("node_scores", dict(pod=A, scores=[("n1", 1), ("n2", 1)], extender_scores={}), Kind.SCORE_SUMMARY, None, None,
-     (GS, "genericScheduler.prioritizeNodes"), ScoreSummary((), (), (("n1", 1), ("n2", 1)))),
-    ("select_host", dict(pod=A, max_score=10, ties=["n1", "n2"], selected="n2"), Kind.SELECT_HOST, "n2", None,
-     (GS, "genericScheduler.selectHost"), SelectHost(10, ("n1", "n2"), "n2")),
+    ("score_run", dict(pod=A, detail=score_detail(), selected="n2"), Kind.SCORE_RUN, "n2", None,
+     (GS, "genericScheduler.prioritizeNodes"),
+     ScoreRun(("Spread", "Least"), (2, 1), ("n1", "n2"), (Scores([10, 20]), Scores.constant(3, 2)),
+              (Scores([50, 100]), Scores([3, 3])), (0,), extender_scores=(("n1", 4),), totals=Scores([106, 243]),
+              selected="n2", phase="")),
     ("schedule_result", dict(pod=A, suggested_host="n2", evaluated_nodes=3, feasible_nodes=1, shortcut=True),
      Kind.SCHEDULE_RESULT, "n2", None, (GS, "genericScheduler.Schedule"), ScheduleResult("n2", 3, 1, True)),
-    ("preemption_eligibility", dict(pod=A, eligible=False, reason="TerminatingPodsOnNominatedNode",
-                                    terminating_pods=[V]),
-     Kind.PREEMPTION_ELIGIBILITY, None, None, (GS, "podEligibleToPreemptOthers"),
-     PreemptionEligibility(False, "TerminatingPodsOnNominatedNode", ("default/v",))),
-    ("preemption_candidates", dict(pod=A, potential_nodes=["n1"], unresolvable_nodes=["n2"]),
-     Kind.PREEMPTION_CANDIDATES, None, None, (GS, "nodesWherePreemptionMightHelp"),
-     PreemptionCandidates(("n1",), ("n2",))),
-    ("preemption_victims", dict(pod=A, node="n1", fits=True, victims=[V], num_pdb_violations=1, pdb_violating=[V]),
-     Kind.PREEMPTION_VICTIMS, "n1", None, (GS, "selectVictimsOnNode"),
-     PreemptionVictims(True, ("default/v",), 1, ("default/v",))),
+    ("preemption", dict(pod=A, profile="", report=PreemptionReport(False, "TerminatingPodsOnNominatedNode", [V])),
+     Kind.PREEMPTION, None, None, (GS, "genericScheduler.Preempt"),
+     Preemption(False, "TerminatingPodsOnNominatedNode", ("default/v",), phase="")),
+    ("preemption", dict(pod=A, profile="", report=preemption_report()), Kind.PREEMPTION, "n1", None,
+     (GS, "genericScheduler.Preempt"),
+     Preemption(True, "", (), ("n1", "n2"), ("n3",), (
+         PreemptionNode("n1", True, ("default/v",), 1, ("default/v",),
+                        ((REMOVE, "default/v"), PASSED, (ADD, "default/v"), NodeCheck((FAILED_PASS,)),
+                         (REMOVE, "default/v"))),
+         PreemptionNode("n2", False, steps=((REMOVE, "default/a"),),
+                        extension_failure=ExtensionFailure(REMOVE, "default/a", "IPA", "Error", ("boom",)))),
+         "MinPDBViolations", (("MinPDBViolations", ("n1",)),), True, "n1", ("default/v",), (), "",
+         ("NodeResourcesFit",), ("IPA",), False, "")),
     ("preemption_extender", dict(pod=A, extender="e", nodes_in=["n1"], nodes_out=None, error="down", ignored=True),
      Kind.EXTENDER_CALL, None, None, (GS, "processPreemptionWithExtenders"),
      ExtenderCall("ProcessPreemption", "e", ("n1",), None, error="down", ignored=True)),
-    ("preemption_pick", dict(pod=A, node="n1", criterion="MinHighestPriority",
-                             rounds=[("MinPDBViolations", ["n1", "n2"]), ("MinHighestPriority", ["n1"])]),
-     Kind.PREEMPTION_PICK, "n1", None, (GS, "pickOneNodeForPreemption"),
-     PreemptionPick("MinHighestPriority", (("MinPDBViolations", ("n1", "n2")), ("MinHighestPriority", ("n1",))))),
-    ("preemption_result", dict(pod=A, node="n1", victims=[V], nominated_pods_to_clear=[]), Kind.PREEMPTION_RESULT,
-     "n1", None, (GS, "genericScheduler.Preempt"), PreemptionResult(("default/v",), ())),
     ("phase_start", dict(phase="Reserve", pod=A, node="n1"), Kind.PHASE_START, "n1", None,
      (up.FRAMEWORK_GO, "framework.RunReservePlugins"), Phase("Reserve")),
     ("phase_end", dict(phase="Schedule", pod=A, node="", code="Unschedulable", message="0/1"), Kind.PHASE_END, None,
@@ -146,8 +170,6 @@ def pod_of(kwargs: dict) -> str | None:
         if name in kwargs:
             p = kwargs[name]
             return f"{p.metadata.namespace}/{p.metadata.name}"
-    if "calls" in kwargs:
-        return "default/a"
     if "event" in kwargs and getattr(kwargs["event"], "pod", None) is not None:
         return "default/v"
     return None
@@ -221,7 +243,7 @@ def test_cycle_context_through_scheduling_and_binding():
     rec.cycle_start(pod=A, profile="default-scheduler", scheduling_cycle=4)
     rec.log(3, "Attempting to schedule pod: default/a")
     rec.phase_start(phase="Schedule", pod=A, node="")
-    rec.plugin_calls(One(Call("Filter", "NodeName", A, "n1")))
+    rec.filter_run(**filter_run_kwargs())
     rec.phase_end(phase="Schedule", pod=A, node="n1", code="Success", message="")
     rec.cycle_end(pod=A, profile="default-scheduler", scheduling_cycle=4, result="assumed", node="n1", message="")
     rec.pod_popped(pod=b, scheduling_cycle=5, attempts=2)
@@ -230,7 +252,8 @@ def test_cycle_context_through_scheduling_and_binding():
     rec.cycle_end(pod=b, profile="other", scheduling_cycle=5, result="failed", node="", message="no fit")
     rec.binding_cycle_start(pod=A, node="n1")
     rec.phase_start(phase="Bind", pod=A, node="n1")
-    rec.plugin_calls(One(Call("Bind", "DefaultBinder", A, "n1")))
+    rec.extension_point_end(extension_point="Bind", pod=A, profile="default-scheduler", node="n1", code="Success",
+                            message="", results=[("DefaultBinder", None, None)])
     rec.binding_cycle_end(pod=A, node="n1", result="bound", message="")
     rec.queue_move(b, "", "unschedulableQ", "ScheduleAttemptFailure")
     trace = rec.trace
@@ -240,7 +263,7 @@ def test_cycle_context_through_scheduling_and_binding():
         (Kind.CYCLE_START, 4, "default/a", "default-scheduler", None),
         (Kind.LOG, 4, None, "default-scheduler", None),
         (Kind.PHASE_START, 4, "default/a", "default-scheduler", None),
-        (Kind.PLUGIN_CALL, 4, "default/a", "default-scheduler", "n1"),
+        (Kind.FILTER_RUN, 4, "default/a", "default-scheduler", None),
         (Kind.PHASE_END, 4, "default/a", "default-scheduler", "n1"),
         (Kind.CYCLE_END, 4, "default/a", "default-scheduler", "n1"),
         (Kind.POD_POPPED, 5, "default/b", "other", None),
@@ -249,7 +272,7 @@ def test_cycle_context_through_scheduling_and_binding():
         (Kind.CYCLE_END, 5, "default/b", "other", None),
         (Kind.BINDING_CYCLE_START, 4, "default/a", "default-scheduler", "n1"),
         (Kind.PHASE_START, 4, "default/a", "default-scheduler", "n1"),
-        (Kind.PLUGIN_CALL, 4, "default/a", "default-scheduler", "n1"),
+        (Kind.POINT_RUN, 4, "default/a", "default-scheduler", "n1"),
         (Kind.BINDING_CYCLE_END, 4, "default/a", "default-scheduler", "n1"),
         (Kind.QUEUE_MOVE, None, "default/b", None, None),
     ]
@@ -265,50 +288,39 @@ def test_victim_takes_the_preemptors_cycle():
     assert envelope(rec.trace[-1]) == (Kind.VICTIM, 9, "default/v", "default-scheduler", "n1")
 
 
-# -- Score: the framework hands each call over complete ----------------------------------------
-def score_cycle(rec: TraceRecorder) -> None:
+# -- decision records and their calls ------------------------------------------------------------
+def test_a_score_run_holds_every_score_call():
+    rec = TraceRecorder()
     rec.pod_popped(pod=A, scheduling_cycle=1, attempts=1)
     rec.phase_start(phase="Schedule", pod=A, node="")
-    for node, values in (("n1", ((10, 50, 100), (3, 3, 3))), ("n2", ((20, 100, 200), (0, 0, 0)))):
-        for (plugin, weight), (raw, norm, weighted) in zip((("Spread", 2), ("Least", 1)), values):
-            rec.plugin_calls(One(Call("Score", plugin, A, node, None, score=raw, normalized_score=norm, weight=weight,
-                                     weighted_score=weighted, profile="default-scheduler")))
-    rec.plugin_calls(One(Call("ScoreExtensionNormalize", "Spread", A, "", None, scores=(("n1", 50), ("n2", 100)),
-                             weight=2, profile="default-scheduler")))
-    rec.node_scores(pod=A, scores=[("n1", 106), ("n2", 200)], extender_scores={"n1": 4})
-
-
-def test_score_calls_become_records_and_a_summary():
-    rec = TraceRecorder()
-    score_cycle(rec)
-    calls = rec.trace.filter(Kind.PLUGIN_CALL)
-    assert [(r.node, r.plugin, r.profile, r.data) for r in calls] == [
-        ("n1", "Spread", "default-scheduler", PluginCall("Score", "Schedule", "Success", (), 10, 50, 2, 100)),
-        ("n1", "Least", "default-scheduler", PluginCall("Score", "Schedule", "Success", (), 3, 3, 1, 3)),
-        ("n2", "Spread", "default-scheduler", PluginCall("Score", "Schedule", "Success", (), 20, 100, 2, 200)),
-        ("n2", "Least", "default-scheduler", PluginCall("Score", "Schedule", "Success", (), 0, 0, 1, 0)),
-        (None, "Spread", "default-scheduler",
+    rec.score_run(pod=A, detail=score_detail(), selected="n2")
+    run = rec.trace[-1]
+    assert (run.kind, run.data.ties(), run.data.max_score) == (Kind.SCORE_RUN, ("n2",), 243)
+    assert [(r.seq, r.node, r.plugin, r.profile, r.data) for r in calls_of(run)] == [
+        (2, "n1", "Spread", "default-scheduler", PluginCall("Score", "Schedule", "Success", (), 10, 50, 2, 100)),
+        (2, "n1", "Least", "default-scheduler", PluginCall("Score", "Schedule", "Success", (), 3, 3, 1, 3)),
+        (2, "n2", "Spread", "default-scheduler", PluginCall("Score", "Schedule", "Success", (), 20, 100, 2, 200)),
+        (2, "n2", "Least", "default-scheduler", PluginCall("Score", "Schedule", "Success", (), 3, 3, 1, 3)),
+        (2, None, "Spread", "default-scheduler",
          PluginCall("ScoreExtensionNormalize", "Schedule", weight=2, scores=(("n1", 50), ("n2", 100)))),
     ]
-    summary = rec.trace.filter(Kind.SCORE_SUMMARY)
-    assert [r.data for r in summary] == [ScoreSummary(
-        (ScoreRow("n1", "Spread", 10, 50, 2, 100), ScoreRow("n1", "Least", 3, 3, 1, 3),
-         ScoreRow("n2", "Spread", 20, 100, 2, 200), ScoreRow("n2", "Least", 0, 0, 1, 0)),
-        (("n1", 4),), (("n1", 106), ("n2", 200)))]
-    assert [r.seq for r in rec.trace] == list(range(len(rec.trace)))
 
 
-def test_score_rows_of_another_pod_are_not_summarized():
+def test_a_decision_outside_a_cycle_takes_the_frameworks_profile():
     rec = TraceRecorder()
-    rec.plugin_calls(One(Call("Score", "Spread", V, "n1", None, score=5, weight=1)))
-    rec.node_scores(pod=A, scores=[("n1", 5)], extender_scores={})
-    assert rec.trace[-1].data == ScoreSummary((), (), (("n1", 5),))
-
-
-def test_a_call_outside_a_cycle_takes_its_profile():
-    rec = TraceRecorder()
-    rec.plugin_calls(One(Call("Score", "Spread", A, "n1", None, score=5, weight=1, profile="p2")))
+    rec.score_run(pod=A, profile="p2", detail=score_detail(), selected="n2")
     assert (rec.trace[0].cycle, rec.trace[0].profile) == (None, "p2")
+
+
+def test_equal_values_are_shared_between_records():
+    rec = TraceRecorder()
+    failing = [(0, FilterCheck([({"NodeResourcesFit": FILTER_FAIL}, FILTER_FAIL)]))]
+    for _ in range(2):
+        rec.filter_run(**filter_run_kwargs(plugins=("NodeResourcesFit", "TaintToleration"), checks=list(failing)))
+        rec.extension_point_end(extension_point="PreBind", pod=A, profile="p", node="n1", results=[("VB", None, None)])
+    first, second = rec.trace[0].data, rec.trace[3].data
+    assert first == second and first.plugins is second.plugins and first.checks[0][1] is second.checks[0][1]
+    assert rec.trace[1].data is rec.trace[4].data
 
 
 # -- extension points -------------------------------------------------------------------------
@@ -316,24 +328,30 @@ def test_extension_points_nest_in_schedule_and_share_the_schedulers_phases():
     rec = TraceRecorder()
     rec.pod_popped(pod=A, scheduling_cycle=1, attempts=1)
     rec.phase_start(phase="Schedule", pod=A, node="")
-    for point in ("PreFilter", "Filter"):
+    for point, results in (("PreFilter", [("IPA", None, None), ("Ports", FILTER_FAIL, None)]), ("Filter", [])):
         rec.extension_point_start(extension_point=point, pod=A, profile="default-scheduler", node="")
         rec.extension_point_end(extension_point=point, pod=A, profile="default-scheduler", node="",
-                                code="Success" if point == "PreFilter" else "Unschedulable", message="")
+                                code="Success" if point == "PreFilter" else "Unschedulable", message="",
+                                results=results)
     rec.phase_end(phase="Schedule", pod=A, node="", code="Unschedulable", message="0/1")
     rec.phase_start(phase="Reserve", pod=A, node="n1")
     rec.extension_point_start(extension_point="Reserve", pod=A, profile="default-scheduler", node="n1")
     rec.extension_point_end(extension_point="Reserve", pod=A, profile="default-scheduler", node="n1",
-                            code="Success", message="")
+                            code="Success", message="", results=[("VolumeBinding", None, None)])
     rec.phase_end(phase="Reserve", pod=A, node="n1", code="Success", message="")
+    prefilter = PointRun("PreFilter", (PluginStatus("IPA"), PluginStatus("Ports", "Unschedulable",
+                                                                         ("Insufficient cpu",))), (), "Schedule")
     assert [(r.kind, r.data, r.node, r.file, r.func, r.cycle) for r in rec.trace][1:] == [
         (Kind.PHASE_START, Phase("Schedule"), None, GS, "genericScheduler.Schedule", 1),
         (Kind.PHASE_START, Phase("PreFilter"), None, up.FRAMEWORK_GO, "framework.RunPreFilterPlugins", 1),
+        (Kind.POINT_RUN, prefilter, None, up.FRAMEWORK_GO, "framework.RunPreFilterPlugins", 1),
         (Kind.PHASE_END, Phase("PreFilter", "Success"), None, up.FRAMEWORK_GO, "framework.RunPreFilterPlugins", 1),
         (Kind.PHASE_START, Phase("Filter"), None, GS, "genericScheduler.findNodesThatPassFilters", 1),
         (Kind.PHASE_END, Phase("Filter", "Unschedulable"), None, GS, "genericScheduler.findNodesThatPassFilters", 1),
         (Kind.PHASE_END, Phase("Schedule", "Unschedulable", "0/1"), None, GS, "genericScheduler.Schedule", 1),
         (Kind.PHASE_START, Phase("Reserve"), "n1", up.FRAMEWORK_GO, "framework.RunReservePlugins", 1),
+        (Kind.POINT_RUN, PointRun("Reserve", (PluginStatus("VolumeBinding"),), (), "Reserve"), "n1", up.FRAMEWORK_GO,
+         "framework.RunReservePlugins", 1),
         (Kind.PHASE_END, Phase("Reserve", "Success"), "n1", up.FRAMEWORK_GO, "framework.RunReservePlugins", 1),
     ]
 
@@ -403,42 +421,3 @@ def test_gate_closes_the_hook():
     rec.attach_informers(factory, gate=lambda: False)
     factory.deliver("Pod", "ADDED", A, None)
     assert len(rec.trace) == 0
-
-
-FILTER_RUN_CASES = {
-    # per step: ("filter", pod, node, failures, count) or ("log",); want: (node, plugin) or "LOG", in order
-    "one pod's nodes, then the walk's end": (
-        [("filter", A, "n1", {}, 2), ("filter", A, "n2", {"P1": FILTER_FAIL}, 1), ("log",)],
-        [("n1", "P1"), ("n1", "P2"), ("n2", "P1"), "LOG"]),
-    "a record between nodes stays between them": (
-        [("filter", A, "n1", {}, 2), ("log",), ("filter", A, "n2", {}, 2)],
-        [("n1", "P1"), ("n1", "P2"), "LOG", ("n2", "P1"), ("n2", "P2")]),
-    "another pod's batch starts a new run": (
-        [("filter", A, "n1", {}, 1), ("filter", V, "n1", {}, 2)],
-        [("n1", "P1"), ("n1", "P1"), ("n1", "P2")]),
-}
-
-
-@pytest.mark.parametrize("steps, want", FILTER_RUN_CASES.values(), ids=FILTER_RUN_CASES.keys())
-def test_filter_batches_keep_call_order(steps, want):
-    from kubesched.scheduler.framework.v1alpha1.plugin_calls import FilterCalls
-    rec = TraceRecorder(clock=Clock(1.0))
-    for step in steps:
-        if step[0] == "log":
-            rec.log(2, "walk over")
-        else:
-            _, pod, node, failures, count = step
-            rec.plugin_calls(FilterCalls(pod, "default-scheduler", node, ("P1", "P2"), failures, count))
-    records = list(rec.trace)
-    assert [r.seq for r in records] == list(range(len(want)))
-    assert ["LOG" if r.kind is Kind.LOG else (r.node, r.plugin) for r in records] == want
-
-
-def test_reading_the_trace_appends_gathered_filter_calls():
-    from kubesched.scheduler.framework.v1alpha1.plugin_calls import FilterCalls
-    rec = TraceRecorder(clock=Clock(1.0))
-    rec.plugin_calls(FilterCalls(A, "p", "n1", ("P1",), {}, 1))
-    assert len(rec.trace) == 1
-    rec.plugin_calls(FilterCalls(A, "p", "n2", ("P1",), {"P1": FILTER_FAIL}, 1))
-    rec.flush()
-    assert [(r.node, r.data.code) for r in rec.trace] == [("n1", "Success"), ("n2", "Unschedulable")]

@@ -13,13 +13,14 @@ from kubesched.trace.records import (
     CycleInfo,
     Kind,
     Phase,
+    FilterRun,
     PluginCall,
     QueueMove,
     Record,
-    ScoreRow,
-    ScoreSummary,
+    ScoreRun,
     Trace,
 )
+from kubesched.trace.decisions import PluginStatus, Scores
 
 
 def rec(seq: int, kind: Kind = Kind.LOG, cycle: int | None = None, pod: str | None = None,
@@ -33,8 +34,9 @@ def rec(seq: int, kind: Kind = Kind.LOG, cycle: int | None = None, pod: str | No
     (rec(0), "data", None),
     (QueueMove("", "activeQ", "PodAdd"), "event", "NodeAdd"),
     (PluginCall("Filter"), "code", "Error"),
-    (ScoreRow("n1", "P", 1, 2, 3, 6), "weight", 4),
-    (ScoreSummary((), (), ()), "rows", ()),
+    (PluginStatus("P"), "code", "Error"),
+    (ScoreRun((), (), (), ()), "selected", "n1"),
+    (FilterRun((), (), 0, 0, 0, 0, 0), "visited", 3),
 ])
 def test_frozen(obj, field, value):
     with pytest.raises(dataclasses.FrozenInstanceError):
@@ -49,10 +51,26 @@ def test_slotted_no_dict(cls):
 
 @pytest.mark.parametrize("cls", list(PAYLOAD_TYPES.values()))
 def test_payload_fields_are_plain_types(cls):
-    allowed = ("str", "int", "float", "bool", "None", "tuple", "Optional", "ScoreRow")
+    allowed = ("str", "int", "float", "bool", "None", "tuple", "Optional", "Scores", "PluginStatus", "NodeCheck",
+               "FilterPass", "ExtensionFailure", "ScoreFailure", "PreemptionNode")
     for f in dataclasses.fields(cls):
         words = f.type.replace("[", " ").replace("]", " ").replace(",", " ").replace("|", " ").replace(".", " ")
         assert all(w in allowed for w in words.split()), (cls.__name__, f.name, f.type)
+
+
+def test_scores_are_an_immutable_compact_int_sequence():
+    cases = [[], [7, 7, 7], [0, 100, 55], [-3, 300], [2**40, 0], [2**70, 1]]
+    for values in cases:
+        scores = Scores(values)
+        assert list(scores) == values and len(scores) == len(values) and scores == tuple(values)
+        assert hash(scores) == hash(tuple(values)) and scores == Scores(tuple(values))
+        assert [scores[i] for i in range(-len(values), len(values))] == values + values
+    assert Scores.constant(5, 3) == Scores([5, 5, 5]) == [5, 5, 5] and Scores.constant(5, 0) == Scores()
+    assert Scores([1, 2, 3])[1:] == [2, 3] and Scores([1, 2]) != Scores([2, 1])
+    with pytest.raises(IndexError):
+        Scores.constant(1, 2)[2]
+    with pytest.raises(AttributeError):
+        Scores([1]).extra = 1
 
 
 def test_every_kind_has_payload_entry_and_location():
@@ -72,21 +90,21 @@ def sample_trace() -> Trace:
     return Trace([
         rec(0, Kind.QUEUE_MOVE, pod="default/a"),
         rec(1, Kind.CYCLE_START, cycle=1, pod="default/a"),
-        rec(2, Kind.PLUGIN_CALL, cycle=1, pod="default/a", node="n1", plugin="NodeResourcesFit"),
-        rec(3, Kind.PLUGIN_CALL, cycle=1, pod="default/a", node="n2", plugin="NodeResourcesFit"),
+        rec(2, Kind.ASSUME, cycle=1, pod="default/a", node="n1", plugin="NodeResourcesFit"),
+        rec(3, Kind.ASSUME, cycle=1, pod="default/a", node="n2", plugin="NodeResourcesFit"),
         rec(4, Kind.CYCLE_START, cycle=2, pod="default/b"),
-        rec(5, Kind.PLUGIN_CALL, cycle=2, pod="default/b", node="n1", plugin="TaintToleration"),
+        rec(5, Kind.ASSUME, cycle=2, pod="default/b", node="n1", plugin="TaintToleration"),
         rec(6, Kind.BIND, cycle=1, pod="default/a", node="n2"),
     ])
 
 
 @pytest.mark.parametrize("criteria, seqs", [
     ({}, [0, 1, 2, 3, 4, 5, 6]),
-    ({"kind": Kind.PLUGIN_CALL}, [2, 3, 5]),
+    ({"kind": Kind.ASSUME}, [2, 3, 5]),
     ({"kind": [Kind.CYCLE_START, Kind.BIND]}, [1, 4, 6]),
     ({"pod": "default/a"}, [0, 1, 2, 3, 6]),
     ({"cycle": 1}, [1, 2, 3, 6]),
-    ({"cycle": 1, "kind": Kind.PLUGIN_CALL, "node": "n2"}, [3]),
+    ({"cycle": 1, "kind": Kind.ASSUME, "node": "n2"}, [3]),
     ({"plugin": "TaintToleration"}, [5]),
     ({"profile": "default-scheduler"}, [1, 2, 3, 4, 5, 6]),
     ({"cycle": 9}, []),

@@ -20,11 +20,15 @@ from kubesched.trace.records import (
     Outcome,
     PermitWait,
     Phase,
+    FilterRun,
     PluginCall,
+    PointRun,
+    Preemption,
     QueueMove,
     Record,
-    SelectHost,
+    ScoreRun,
 )
+from kubesched.trace.decisions import FilterPass, NodeCheck, PluginStatus
 from kubesched.trace.upstream import CACHE_GO, SCHEDULER_GO, permalink, phase_location
 from kubesched.ui.figures import binding as b
 from kubesched.ui.figures import configuration as c
@@ -358,6 +362,12 @@ def test_run_to_idle_reports_a_scheduler_that_exits():
 
 
 # -- events ------------------------------------------------------------------------------------------------
+TAINTED = PluginStatus("TaintToleration", "Unschedulable", ("node(s) had taints",))
+# n1 passes both plugins, n2 fails TaintToleration, n3 is not visited
+FILTER_RUN = FilterRun(("NodeResourcesFit", "TaintToleration"), ("n1", "n2", "n3"), 0, 3, 0, 2, 2,
+                       ((1, NodeCheck((FilterPass((TAINTED,), "Unschedulable", ("node(s) had taints",)),))),))
+
+
 def rec(seq, kind, data=None, **kw):
     return Record(seq, kw.pop("time", 0.0), kind, data=data, **kw)
 
@@ -370,7 +380,18 @@ def rec(seq, kind, data=None, **kw):
     (rec(0, Kind.PLUGIN_CALL, PluginCall("Score", raw_score=40, normalized_score=40, weight=2, weighted_score=80)),
      "Score Success score 40 → 40 × 2 = 80"),
     (rec(0, Kind.INFORMER_EVENT, InformerEvent("ADDED", "Pod", "default", "web")), "ADDED Pod default/web"),
-    (rec(0, Kind.SELECT_HOST, SelectHost(180, ("n1", "n2"), "n2")), "selected n2 (max 180; ties n1, n2)"),
+    (rec(0, Kind.SCORE_RUN, ScoreRun(("P",), (1,), ("n1", "n2"), ((3, 4),), totals=(180, 180), selected="n2")),
+     "selected n2 (max 180; ties n1, n2)"),
+    (rec(0, Kind.SCORE_RUN, ScoreRun(("P",), (1,), ("n1",), ((),), error="score plugin failed")), "score plugin failed"),
+    (rec(0, Kind.POINT_RUN, PointRun("Reserve", (PluginStatus("VolumeBinding"),
+                                                 PluginStatus("X", "Error", ("boom",))))),
+     "Reserve: VolumeBinding Success, X Error"),
+    (rec(0, Kind.FILTER_RUN, FILTER_RUN), "2 evaluated from index 0: 1 feasible, 1 failed, 1 not visited "
+                                          "(numFeasibleNodesToFind 3)"),
+    (rec(0, Kind.PREEMPTION, Preemption(False, "PreemptionPolicyNever")), "not eligible: PreemptionPolicyNever"),
+    (rec(0, Kind.PREEMPTION, Preemption(True, criterion="MinPDBViolations", node="n2", victims=("default/v",))),
+     "→ n2 by MinPDBViolations; victims default/v"),
+    (rec(0, Kind.PREEMPTION, Preemption(True, potential_nodes=("n1",), done=True)), "no node (1 potential)"),
     (rec(0, Kind.BIND, BindResult("framework", "conflict")), "binder framework: conflict"),
     (rec(0, Kind.API_EVENT, EventData("Warning", "FailedScheduling", "0/2 nodes are available.", "Pod default/web",
                                       count=3)),
@@ -389,40 +410,43 @@ def test_summarize_truncates_long_text():
 
 LOG_RECORDS = [
     rec(0, Kind.QUEUE_MOVE, QueueMove("", "activeQ", "PodAdd"), pod="default/a", time=0.0),
-    rec(1, Kind.PLUGIN_CALL, PluginCall("Filter"), pod="default/a", cycle=1, node="n1", plugin="NodeResourcesFit"),
-    rec(2, Kind.PLUGIN_CALL, PluginCall("Filter", code="Unschedulable", reasons=("node(s) had taints",)),
-        pod="default/a", cycle=1, node="n2", plugin="TaintToleration"),
-    rec(3, Kind.BIND, BindResult("framework", None), pod="default/a", cycle=1, node="n1", time=0.5),
-    rec(4, Kind.QUEUE_MOVE, QueueMove("", "activeQ", "PodAdd"), pod="default/b", time=1.0),
-    rec(5, Kind.LOG, LogLine(2, "I", "pod default/a is bound"), time=1.0),
+    rec(1, Kind.FILTER_RUN, FILTER_RUN, pod="default/a", cycle=1),
+    rec(2, Kind.BIND, BindResult("framework", None), pod="default/a", cycle=1, node="n1", time=0.5),
+    rec(3, Kind.QUEUE_MOVE, QueueMove("", "activeQ", "PodAdd"), pod="default/b", time=1.0),
+    rec(4, Kind.LOG, LogLine(2, "I", "pod default/a is bound"), time=1.0),
 ]
 
 
 @pytest.mark.parametrize("row_filter, seqs", [
-    (e.RowFilter(), [0, 1, 2, 3, 4, 5]),
-    (e.RowFilter(kinds=("QUEUE_MOVE",)), [0, 4]),
-    (e.RowFilter(kinds=("BIND", "LOG")), [3, 5]),
-    (e.RowFilter(pod="default/a"), [0, 1, 2, 3]),
-    (e.RowFilter(node="n2"), [2]),
-    (e.RowFilter(plugin="NodeResourcesFit"), [1]),
-    (e.RowFilter(cycle=1), [1, 2, 3]),
-    (e.RowFilter(text="TAINTS"), [2]),
-    (e.RowFilter(text="default/a"), [0, 1, 2, 3, 5]),
-    (e.RowFilter(kinds=("PLUGIN_CALL",), node="n1"), [1]),
+    (e.RowFilter(), [0, 1, 1, 1, 1, 1, 2, 3, 4]),
+    (e.RowFilter(kinds=("QUEUE_MOVE",)), [0, 3]),
+    (e.RowFilter(kinds=("BIND", "LOG")), [2, 4]),
+    (e.RowFilter(pod="default/a"), [0, 1, 1, 1, 1, 1, 2]),
+    (e.RowFilter(node="n2"), [1, 1]),
+    (e.RowFilter(plugin="NodeResourcesFit"), [1, 1]),
+    (e.RowFilter(cycle=1), [1, 1, 1, 1, 1, 2]),
+    (e.RowFilter(text="TAINTS"), [1]),
+    (e.RowFilter(text="default/a"), [0, 1, 1, 1, 1, 1, 2, 4]),
+    (e.RowFilter(kinds=("PLUGIN_CALL",), node="n1"), [1, 1]),
+    (e.RowFilter(kinds=("FILTER_RUN",)), [1]),
 ])
 def test_filter_rows(row_filter, seqs):
     rows = e.event_rows(LOG_RECORDS)
     assert [r["seq"] for r in e.filter_rows(rows, row_filter)] == seqs
 
 
-def test_event_rows_and_options():
+def test_event_rows_list_each_decisions_calls_before_it():
     rows = e.event_rows(LOG_RECORDS)
-    assert rows[2] == {"seq": 2, "time": 0.0, "kind": "PLUGIN_CALL", "cycle": 1, "pod": "default/a", "node": "n2",
-                       "plugin": "TaintToleration", "summary": "Filter Unschedulable node(s) had taints", "func": ""}
-    assert e.filter_options(rows) == {"kind": ["QUEUE_MOVE", "PLUGIN_CALL", "BIND", "LOG"],
+    assert [(r["kind"], r["node"], r["plugin"]) for r in rows[1:6]] == [
+        ("PLUGIN_CALL", "n1", "NodeResourcesFit"), ("PLUGIN_CALL", "n1", "TaintToleration"),
+        ("PLUGIN_CALL", "n2", "NodeResourcesFit"), ("PLUGIN_CALL", "n2", "TaintToleration"), ("FILTER_RUN", "", "")]
+    assert rows[4] == {"seq": 1, "time": 0.0, "kind": "PLUGIN_CALL", "cycle": 1, "pod": "default/a", "node": "n2",
+                       "plugin": "TaintToleration", "summary": "Filter Unschedulable node(s) had taints",
+                       "func": "TaintToleration.Filter"}
+    assert e.filter_options(rows) == {"kind": ["QUEUE_MOVE", "PLUGIN_CALL", "FILTER_RUN", "BIND", "LOG"],
                                       "pod": ["default/a", "default/b"], "node": ["n1", "n2"],
                                       "plugin": ["NodeResourcesFit", "TaintToleration"], "cycle": [1]}
-    assert e.cursor_for_row(rows[3]) == 4
+    assert e.cursor_for_row(rows[4]) == 2
 
 
 @pytest.mark.parametrize("seconds, text", [

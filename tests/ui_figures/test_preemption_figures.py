@@ -83,16 +83,16 @@ def rs_records():
 
 def test_one_attempt_per_preempting_cycle(records):
     attempts = fp.preemption_attempts(records)
-    eligibility = [r for r in records if r.kind is Kind.PREEMPTION_ELIGIBILITY]
-    assert [a.cycle for a in attempts] == [r.cycle for r in eligibility]
-    assert [a.pod for a in attempts] == [r.pod for r in eligibility]
+    preempts = [r for r in records if r.kind is Kind.PREEMPTION]
+    assert [a.cycle for a in attempts] == [r.cycle for r in preempts]
+    assert [a.pod for a in attempts] == [r.pod for r in preempts]
     for a in attempts:
         cycle = [r for r in records if r.cycle == a.cycle]
         failure = next(r.data.message for r in cycle if r.kind is Kind.SCHEDULING_FAILURE)
         assert a.failure == failure and a.done
-        victims = [r for r in cycle if r.kind is Kind.PREEMPTION_VICTIMS]
+        (run,) = [r.data for r in cycle if r.kind is Kind.PREEMPTION]
         assert [(c.node, c.victims, c.num_pdb_violations) for c in a.candidates] == [
-            (r.node, r.data.victims, r.data.num_pdb_violations) for r in victims]
+            (v.node, v.victims, v.num_pdb_violations) for v in run.nodes]
         assert a.nominated_node == next(r.node for r in cycle if r.kind is Kind.NOMINATE)
         assert a.victims == tuple(r.pod for r in cycle if r.kind is Kind.VICTIM)
 
@@ -164,8 +164,13 @@ def test_replicaset_victim_is_replaced(rs_records):
 
 
 def test_attempts_are_cut_at_the_cursor(records):
-    first = next(r for r in records if r.kind is Kind.PREEMPTION_CANDIDATES)
-    (attempt,) = fp.preemption_attempts(records[:first.seq + 1])
-    assert attempt.potential_nodes == ("node-1", "node-2")
-    assert attempt.candidates == () and attempt.nominated_node == "" and not attempt.done
-    assert fp.preemption_attempts(records[:first.seq - 5]) == ()
+    start = next(r for r in records if r.kind is Kind.PHASE_START and r.data.phase == "Preempt")
+    (attempt,) = fp.preemption_attempts(records[:start.seq + 1])   # Preempt started, its record not yet visible
+    assert attempt.eligible is None and attempt.potential_nodes == () and attempt.candidates == ()
+    assert attempt.nominated_node == "" and not attempt.done
+    decided = next(r for r in records if r.kind is Kind.PREEMPTION)
+    (attempt,) = fp.preemption_attempts(records[:decided.seq + 1])
+    assert attempt.eligible and attempt.potential_nodes == ("node-1", "node-2")
+    assert [c.node for c in attempt.candidates] == ["node-1", "node-2"] and attempt.nominated_node == "node-2"
+    assert not attempt.done  # the Preempt phase has not ended yet
+    assert fp.preemption_attempts(records[:start.seq]) == ()

@@ -1,7 +1,8 @@
 """Schedule one pod figure builders on real traces: Filter matrix, Score breakdown, phases, pick, failure.
 
-Every expectation is read back from independent trace records (PLUGIN_CALL, FILTER_WALK,
-SCORE_SUMMARY, SELECT_HOST, SCHEDULING_FAILURE) or is the v1.18.5 wording itself.
+Every expectation is read back from the trace independently of the figure code (the plugin calls
+derived from FILTER_RUN and SCORE_RUN by ``kubesched.trace.calls``, the FilterRun's walk, the
+ScoreRun's totals and pick, SCHEDULING_FAILURE) or is the v1.18.5 wording itself.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from kubesched.sim.simulation import Simulation
+from kubesched.trace import plugin_calls
 from kubesched.trace.records import Kind
 from kubesched.ui import theme
 from kubesched.ui.figures import schedule as fs
@@ -68,8 +70,12 @@ def _first_cycle_of(trace, pod):
 
 def _schedule_filter_calls(trace, cycle):
     """(node, plugin, code, reasons) of the Schedule phase's Filter calls, in trace order."""
-    return [(r.node, r.plugin, r.data.code, r.data.reasons) for r in trace.for_cycle(cycle)
-            if r.kind is Kind.PLUGIN_CALL and r.data.extension_point == "Filter" and r.data.phase == "Schedule"]
+    return [(r.node, r.plugin, r.data.code, r.data.reasons) for r in plugin_calls(trace.for_cycle(cycle))
+            if r.data.extension_point == "Filter" and r.data.phase == "Schedule"]
+
+
+def _walk(records):
+    return next(r.data for r in records if r.kind is Kind.FILTER_RUN)
 
 
 # -- Filter matrix ----------------------------------------------------------------------------------
@@ -94,7 +100,7 @@ def test_columns_are_the_profile_filter_order(trace):
 
 
 def _cycles_with_filtering(trace):
-    return [c for c in trace.cycles() if any(r.kind is Kind.FILTER_WALK for r in trace.for_cycle(c))]
+    return [c for c in trace.cycles() if any(r.kind is Kind.FILTER_RUN for r in trace.for_cycle(c))]
 
 
 def test_every_cell_agrees_with_the_plugin_calls(trace):
@@ -118,24 +124,24 @@ def test_every_cell_agrees_with_the_plugin_calls(trace):
 
 def test_feasible_and_failed_rows_match_the_filter_walk(trace):
     for cycle in _cycles_with_filtering(trace):
-        walk = next(r.data for r in trace.for_cycle(cycle) if r.kind is Kind.FILTER_WALK)
+        walk = _walk(trace.for_cycle(cycle))
         m = _matrix(trace, cycle)
         feasible = {n for n, stop in zip(m.nodes, m.stopped_by) if not stop}
-        assert feasible == set(walk.feasible)
-        assert {n for n, stop in zip(m.nodes, m.stopped_by) if stop} == set(walk.failed)
+        assert feasible == set(walk.feasible())
+        assert {n for n, stop in zip(m.nodes, m.stopped_by) if stop} == set(walk.failed())
 
 
 def test_nodes_never_reached_are_not_visited(big_trace):
     cycle = big_trace.cycles()[0]
     records = big_trace.for_cycle(cycle)
-    walk = next(r.data for r in records if r.kind is Kind.FILTER_WALK)
+    walk = _walk(records)
     numbers = fs.filter_numbers(records)
     m = fs.filter_matrix(records, _profile_filters(big_trace, cycle))
     assert (numbers.num_all_nodes, numbers.num_nodes_to_find) == (121, 100)
     assert numbers.not_visited == 121 - numbers.processed > 0
     rows = {n: set(row) for n, row in zip(m.nodes, m.codes)}
     not_visited = [n for n, codes in rows.items() if codes == {theme.FILTER_NOT_VISITED}]
-    assert not_visited == list(walk.not_visited)
+    assert not_visited == list(walk.not_visited())
     assert list(m.nodes[-len(not_visited):]) == not_visited
     assert len(m.nodes) == 121
 
@@ -172,11 +178,14 @@ def test_filter_table_rows(trace):
 
 def test_matrix_shows_only_what_happened_before_the_cursor(trace):
     cycle = _first_cycle_of(trace, "default/api-1")
-    calls = [r for r in trace.for_cycle(cycle) if r.kind is Kind.PLUGIN_CALL and r.data.extension_point == "Filter"]
-    cursor = calls[20].seq + 1                       # 21 Filter calls visible
-    m = fs.filter_matrix(fs.cycle_records(trace[:cursor], cycle), _profile_filters(trace, cycle))
-    assert sum(c != theme.FILTER_NOT_EVALUATED for row in m.codes for c in row) == 21
-    assert fs.score_table(fs.cycle_records(trace[:cursor], cycle)) is None
+    walk = next(r for r in trace.for_cycle(cycle) if r.kind is Kind.FILTER_RUN)
+    before = fs.cycle_records(trace[:walk.seq], cycle)   # the walk is one record: before it, nothing
+    assert fs.filter_matrix(before, _profile_filters(trace, cycle)).nodes == () and fs.filter_numbers(before) is None
+    after = fs.cycle_records(trace[:walk.seq + 1], cycle)
+    m = fs.filter_matrix(after, _profile_filters(trace, cycle))
+    calls = _schedule_filter_calls(trace, cycle)
+    assert sum(c != theme.FILTER_NOT_EVALUATED for row in m.codes for c in row) == len(calls)
+    assert fs.score_table(after) is None
 
 
 # -- failure ------------------------------------------------------------------------------------------
@@ -196,7 +205,16 @@ def test_failed_cycle_message_is_the_fit_error_of_the_matrix(trace):
 
 # -- Score ---------------------------------------------------------------------------------------------
 def _scored_cycles(trace):
-    return [c for c in trace.cycles() if any(r.kind is Kind.SCORE_SUMMARY for r in trace.for_cycle(c))]
+    return [c for c in trace.cycles() if any(r.kind is Kind.SCORE_RUN for r in trace.for_cycle(c))]
+
+
+def _score_run(records):
+    return next(r.data for r in records if r.kind is Kind.SCORE_RUN)
+
+
+def _totals(records) -> dict:
+    run = _score_run(records)
+    return dict(zip(run.nodes, run.totals))
 
 
 def _bar_sums(fig):
@@ -214,18 +232,21 @@ def test_stacked_bars_add_up_to_the_score_summary_totals(trace, hide_uniform):
     assert cycles
     for cycle in cycles:
         records = trace.for_cycle(cycle)
-        summary = next(r.data for r in records if r.kind is Kind.SCORE_SUMMARY)
         table = fs.score_table(records)
         fig = fs.score_breakdown_figure(table, fs.pick(records).selected, hide_uniform=hide_uniform)
         offset = sum(table.uniform().values()) if hide_uniform else 0
-        assert {n: s + offset for n, s in _bar_sums(fig).items()} == dict(summary.totals)
+        weighted = collections.Counter()
+        for call in plugin_calls(records):
+            if call.data.extension_point == "Score":
+                weighted[call.node] += call.data.weighted_score
+        assert {n: s + offset for n, s in _bar_sums(fig).items()} == _totals(records) == dict(weighted)
 
 
 def test_bars_are_sorted_by_total_and_the_pick_is_the_max(trace):
     for cycle in _scored_cycles(trace):
         records = trace.for_cycle(cycle)
-        select = next(r.data for r in records if r.kind is Kind.SELECT_HOST)
-        totals = dict(next(r.data for r in records if r.kind is Kind.SCORE_SUMMARY).totals)
+        select = _score_run(records)
+        totals = _totals(records)
         table = fs.score_table(records)
         pick = fs.pick(records)
         assert [table.totals[n] for n in table.nodes] == sorted(totals.values(), reverse=True)
@@ -244,11 +265,11 @@ def test_tie_in_the_first_cycle(trace):
 
 def test_score_traces_use_plugin_colours_and_carry_raw_normalized_weight(trace):
     records = trace.for_cycle(_first_cycle_of(trace, "default/api-1"))
-    summary = next(r.data for r in records if r.kind is Kind.SCORE_SUMMARY)
-    rows = {(r.node, r.plugin): r for r in summary.rows}
+    calls = [c for c in plugin_calls(records) if c.data.extension_point == "Score"]
+    rows = {(c.node, c.plugin): c.data for c in calls}
     fig = fs.score_breakdown_figure(fs.score_table(records), hide_uniform=False)
     bars = [tr for tr in fig.data if tr.type == "bar"]
-    assert [b.name for b in bars] == list(dict.fromkeys(r.plugin for r in summary.rows))
+    assert [b.name for b in bars] == list(dict.fromkeys(c.plugin for c in calls))
     for bar in bars:
         assert bar.marker.color == theme.plugin_colour(bar.name) and bar.orientation == "h"
         for y, custom in zip(bar.y, bar.customdata):
@@ -260,13 +281,12 @@ def test_score_traces_use_plugin_colours_and_carry_raw_normalized_weight(trace):
 
 def test_score_rows_are_raw_normalized_weight_total(trace):
     records = trace.for_cycle(_first_cycle_of(trace, "default/api-1"))
-    summary = next(r.data for r in records if r.kind is Kind.SCORE_SUMMARY)
     table = fs.score_table(records)
     rows = fs.score_rows(table)
-    assert len(rows) == len(summary.rows)
+    assert len(rows) == sum(1 for c in plugin_calls(records) if c.data.extension_point == "Score")
     for row in rows:
         assert int(row["="]) == int(row["normalized"]) * int(row["× weight"])
-        assert row["total"] == dict(summary.totals)[row["node"]]
+        assert row["total"] == _totals(records)[row["node"]]
 
 
 def test_uniform_plugins_are_the_same_on_every_node(trace):
@@ -295,7 +315,7 @@ def test_one_feasible_node_skips_scoring():
 def test_phase_spans_follow_the_pipeline_and_mark_the_cursor(trace):
     records = trace.for_cycle(_first_cycle_of(trace, "default/api-1"))
     filter_start = next(r.seq for r in records if r.kind is Kind.PHASE_START and r.data.phase == "Filter")
-    spans = fs.phase_spans(records, filter_start + 5)
+    spans = fs.phase_spans(records, filter_start + 2)   # the walk's FILTER_RUN is the last visible record
     names = [s.phase for s in spans]
     assert [n for n in names if n in fs.PIPELINE] == list(fs.PIPELINE)
     assert [s.phase for s in spans if s.current] == ["Filter"]
@@ -323,7 +343,7 @@ def test_failed_cycle_phases(trace):
 def test_timeline_figure_colours_and_outline(trace):
     records = trace.for_cycle(_first_cycle_of(trace, "default/api-1"))
     filter_start = next(r.seq for r in records if r.kind is Kind.PHASE_START and r.data.phase == "Filter")
-    spans = fs.phase_spans(records, filter_start + 5)
+    spans = fs.phase_spans(records, filter_start + 2)
     (bar,) = fs.phase_timeline_figure(spans).data
     assert list(bar.x) == [s.phase for s in spans]
     assert set(bar.marker.color) == {theme.OKABE_ITO["bluish_green"]}
@@ -346,15 +366,12 @@ def test_nominated_pod_pass_decides_the_cell():
     trace = _run(ROOT / "sample_clusters" / "preemption.yaml").trace
     for cycle in trace.cycles():
         records = trace.for_cycle(cycle)
-        filter_end = next((r.seq for r in records if r.kind is Kind.PHASE_END and r.data.phase == "Filter"), -1)
-        passes = [r for r in records if r.kind is Kind.NOMINATED_PASS and r.seq < filter_end]
         rows = fs.nominated_rows(records)
-        assert [(p.node, p.pass_index, p.nominated_pods, p.code) for p in rows] == [
-            (r.node, r.data.pass_index, r.data.nominated_pods, r.data.code) for r in passes]
         m = _matrix(trace, cycle)
         for row in rows:
             if row.code != "Success":
                 failing = m.stopped_by[m.nodes.index(row.node)]
                 assert m.cell(row.node, failing) == (theme.FILTER_FAIL, "; ".join(row.reasons))
     polite = fs.nominated_rows(trace.for_cycle(_first_cycle_of(trace, "default/polite")))
-    assert [(p.node, p.pass_index, p.nominated_pods) for p in polite] == [("node-2", 0, ("default/critical-api",))]
+    assert [(p.node, p.pass_index, p.nominated_pods, p.code) for p in polite] == [
+        ("node-2", 0, ("default/critical-api",), "Unschedulable")]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from kubesched.trace import Kind
+from kubesched.trace import Kind, plugin_calls
 from kubesched.ui import session
 from kubesched.ui.figures import binding as bfig
 from kubesched.ui.figures import configuration as cfig
@@ -64,8 +64,10 @@ def test_pages_render_for_every_sample(cluster):
     at.switch_page(EVENTS).run()
     _ok(at)
     table = _table(at, "events_table_").value
-    assert len(table) == min(sim.cursor, 5000)
-    assert list(table["seq"][:3]) == [sim.cursor - 1, sim.cursor - 2, sim.cursor - 3]
+    rows = efig.event_rows(visible)
+    assert len(rows) == len(visible) + len(plugin_calls(visible))
+    assert len(table) == min(len(rows), 5000)
+    assert list(table["seq"][:3]) == [r["seq"] for r in rows[::-1][:3]] and table["seq"][0] == sim.cursor - 1
     assert at.code[0].value.startswith("Events:")
 
 

@@ -105,7 +105,7 @@ def test_slider_and_run_to_idle():
     assert any(x.value == t("stepper.stopped", "en", reason=t(f"stepper.reason_{stopped}", "en")) for x in at.text)
 
 
-@pytest.mark.parametrize("step", ["57", "238"])
+@pytest.mark.parametrize("step", ["57", "101"])
 def test_url_step_is_honoured(step):
     at = run_app(cluster="taints.yaml", step=step)
     expected = fresh("taints.yaml")

@@ -26,23 +26,24 @@ Deviations:
 
 Observer hooks (not upstream): when ``observer`` is set, these methods are called with
 keyword arguments only; a hook the observer does not define is skipped.
-- ``feasible_nodes_to_find(pod, num_all_nodes, percentage, num_nodes_to_find, start_index)``
-- ``nominated_pods_pass(pod, node, pass_index, nominated_pods_added, status)``: one per
-  filter pass of podPassesFiltersOnNode when the node has nominated pods (``pass_index``
-  0 with the added pods (a list, maybe empty), 1 without them).
-- ``filter_walk_done(pod, start_index, processed, feasible, failed, not_visited,
-  next_start_node_index, has_filter_plugins)``: node-name lists in walk order.
 - ``extension_point_start(extension_point="Filter", pod, profile, node="")`` and
-  ``extension_point_end(extension_point="Filter", pod, profile, node="", code, message)``
-  around findNodesThatPassFilters (the framework reports the other extension points); code
-  ``Success`` when a node passed, ``Unschedulable`` when none did, ``Error`` (with the
-  error's text) when a filter failed with an error.
+  ``extension_point_end(extension_point="Filter", pod, profile, node="", code, message,
+  results=())`` around findNodesThatPassFilters (the framework reports the other extension
+  points); code ``Success`` when a node passed, ``Unschedulable`` when none did, ``Error``
+  (with the error's text) when a filter failed with an error.
+- ``filter_run(pod, profile, plugins, add_pod_plugins, run_all_filters, nodes, percentage,
+  num_nodes_to_find, start_index, visited, next_start_node_index, checks, error)``: one per
+  findNodesThatPassFilters, at its end. ``nodes`` is the snapshot's node-name tuple (the
+  same object while the node list is unchanged); ``visited`` how many nodes were handed to
+  the filters from ``start_index`` on; ``checks`` the ``(walk position, FilterCheck)`` of
+  every visited node that did not simply pass; ``error`` the text of the error that ended
+  the walk ("").
 - ``extender_filter(pod, extender, nodes_in, nodes_out, failed, error, ignored)``
 - ``extender_prioritize(pod, extender, scores, weight, error)``: ``scores`` as
   ``[(host, score)]`` before weighting; ``error`` is the ignored error or None.
-- ``node_scores(pod, scores, extender_scores)``: final ``[(node, total)]`` and the
-  combined extender contribution ``{node: combined*weight}`` before the ×10 scaling.
-- ``select_host(pod, max_score, ties, selected)``: ``ties`` every top-scored node in list order.
+- ``score_run(pod, profile, detail, selected)``: one per prioritizeNodes, after selectHost (``selected``
+  "" when scoring failed): ``detail`` is the framework's ``ScoreDetail`` completed with the
+  extender scores, totals and error.
 - ``schedule_result(pod, suggested_host, evaluated_nodes, feasible_nodes, shortcut)``
 """
 
@@ -54,9 +55,11 @@ from typing import Any, Optional, Sequence
 
 from kubesched.api.core import Node, Pod
 from kubesched.scheduler.core.extender import SchedulerExtender
+from kubesched.scheduler.core.filter_check import CheckLog, FilterCheck
 from kubesched.scheduler.core.fit_error import NO_NODES_AVAILABLE, FitError, NoNodesAvailableError
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
-from kubesched.scheduler.framework.v1alpha1.framework import FILTER, go_quote
+from kubesched.scheduler.framework.v1alpha1.framework import (
+    FILTER, PRE_FILTER_EXTENSION_ADD_POD, ScoreDetail, go_quote)
 from kubesched.scheduler.framework.v1alpha1.interface import (
     MAX_NODE_SCORE, Code, FrameworkError, NodeScore, Status, is_success, merge_statuses)
 from kubesched.api.pod_util import get_pod_priority
@@ -65,7 +68,7 @@ from kubesched.scheduler.nodeinfo.node_info import NodeInfo
 __all__ = [
     "MIN_FEASIBLE_NODES_TO_FIND", "MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND", "MAX_EXTENDER_PRIORITY",
     "NO_NODES_AVAILABLE", "FitError", "FrameworkError", "NoNodesAvailableError", "BasicCheckError",
-    "EmptyPriorityListError", "ScheduleResult",
+    "EmptyPriorityListError", "FilterCheck", "ScheduleResult",
     "SchedulerExtender", "GenericScheduler", "new_generic_scheduler", "pod_passes_basic_checks",
     "select_host", "num_feasible_nodes_to_find",
 ]
@@ -158,6 +161,7 @@ class GenericScheduler:
         self.scheduling_queue = scheduling_queue
         self.enable_non_preempting = enable_non_preempting
         self.next_start_node_index = 0
+        self._node_names: tuple[Any, tuple[str, ...]] = (None, ())  # (snapshot list, its names), when observed
 
     # ------------------------------------------------------------------ helpers
     def _notify(self, hook: str, **fields: Any) -> None:
@@ -200,19 +204,31 @@ class GenericScheduler:
             self._notify("schedule_result", pod=pod, suggested_host=result.suggested_host,
                          evaluated_nodes=result.evaluated_nodes, feasible_nodes=1, shortcut=True)
             return result
-        priority_list = self.prioritize_nodes(prof, state, pod, filtered)
-        host = self.select_host(priority_list, pod)
+        if self.observer is None:
+            host = self.select_host(self.prioritize_nodes(prof, state, pod, filtered))
+        else:
+            host = self._observed_scoring(prof, state, pod, filtered)
         result = ScheduleResult(host, len(filtered) + len(statuses), len(filtered))
         self._notify("schedule_result", pod=pod, suggested_host=host, evaluated_nodes=result.evaluated_nodes,
                      feasible_nodes=result.feasible_nodes, shortcut=False)
         return result
 
-    def select_host(self, node_score_list: Sequence[NodeScore], pod: Optional[Pod] = None) -> str:
-        """``selectHost`` with this scheduler's rng."""
-        host, ties = select_host(node_score_list, self.rng)
-        self._notify("select_host", pod=pod, max_score=max(ns.score for ns in node_score_list),
-                     ties=ties, selected=host)
+    def _observed_scoring(self, prof: Any, state: CycleState, pod: Pod, filtered: list[Node]) -> str:
+        """prioritizeNodes and selectHost with a ``ScoreDetail`` for the observer's ``score_run``."""
+        detail = ScoreDetail()
+        profile = getattr(prof.framework, "profile_name", "")
+        try:
+            host = self.select_host(self.prioritize_nodes(prof, state, pod, filtered, detail))
+        except Exception as err:  # noqa: BLE001 - reported, then re-raised
+            detail.error = str(err)
+            self._notify("score_run", pod=pod, profile=profile, detail=detail, selected="")
+            raise
+        self._notify("score_run", pod=pod, profile=profile, detail=detail, selected=host)
         return host
+
+    def select_host(self, node_score_list: Sequence[NodeScore], pod: Optional[Pod] = None) -> str:
+        """``selectHost`` with this scheduler's rng (``pod`` is accepted for callers and unused)."""
+        return select_host(node_score_list, self.rng)[0]
 
     # ------------------------------------------------------------------ filtering
     def find_nodes_that_fit_pod(self, prof: Any, state: CycleState,
@@ -235,11 +251,11 @@ class GenericScheduler:
             filtered = self.find_nodes_that_pass_filters(prof, state, pod, statuses)
         except Exception as err:  # noqa: BLE001 - reported, then re-raised
             self._notify("extension_point_end", extension_point=FILTER, pod=pod, profile=profile, node="",
-                         code=str(Code.ERROR), message=str(err))
+                         code=str(Code.ERROR), message=str(err), results=())
             raise
         code = Code.SUCCESS if filtered else Code.UNSCHEDULABLE
         self._notify("extension_point_end", extension_point=FILTER, pod=pod, profile=profile, node="",
-                     code=str(code), message="")
+                     code=str(code), message="", results=())
         return filtered
 
     def find_nodes_that_pass_filters(self, prof: Any, state: CycleState, pod: Pod,
@@ -249,52 +265,59 @@ class GenericScheduler:
         n = len(all_nodes)
         num_to_find = self.num_feasible_nodes_to_find(n)
         start = self.next_start_node_index
-        self._notify("feasible_nodes_to_find", pod=pod, num_all_nodes=n,
-                     percentage=self.percentage_of_nodes_to_score, num_nodes_to_find=num_to_find,
-                     start_index=start)
+        log: Optional[CheckLog] = [] if self.observer is not None else None
         if not prof.framework.has_filter_plugins():
             filtered = [info.node for info in all_nodes[:num_to_find]]
             self.next_start_node_index = (start + len(filtered)) % n
-            if self.observer is not None:
-                taken = len(filtered)  # positions 0 .. taken-1, whatever the start
-                not_visited = [all_nodes[(start + i) % n].node_name() for i in range(n)
-                               if (start + i) % n >= taken]
-                self._walk_done(pod, start, not_visited, filtered, [], False)
+            if log is not None:
+                self._filter_run(prof, pod, all_nodes, num_to_find, start, len(filtered), log, "")
             return filtered
         filtered: list[Node] = []
-        failed: list[str] = []
         checked = 0  # nodes handed to the filters: positions start .. start+checked-1 (mod n)
         queue = self.scheduling_queue
         if queue is not None and queue.has_nominated_pods():
             passes = self.pod_passes_filters_on_node
         else:  # what podPassesFiltersOnNode comes to when no node has a nominated pod
             passes = self._pod_passes_filters
+        error = ""
         try:
             for i in range(n):
                 info = all_nodes[(start + i) % n]
                 checked = i + 1
-                fits, status = passes(prof, state, pod, info)
+                fits, status = passes(prof, state, pod, info, log, i)
                 if fits:
                     filtered.append(info.node)
                     if len(filtered) >= num_to_find:
                         break
                 elif status is not None and status.code != Code.SUCCESS:
                     statuses[info.node.metadata.name] = status
-                    failed.append(info.node.metadata.name)
+        except Exception as err:  # noqa: BLE001 - recorded below, then re-raised
+            error = str(err)
+            raise
         finally:
             processed = len(filtered) + len(statuses)
             self.next_start_node_index = (start + processed) % n
-            if self.observer is not None:
-                not_visited = [all_nodes[(start + i) % n].node_name() for i in range(checked, n)]
-                self._walk_done(pod, start, not_visited, filtered, failed, True)
+            if log is not None:
+                self._filter_run(prof, pod, all_nodes, num_to_find, start, checked, log, error)
         return filtered
 
-    def _walk_done(self, pod: Pod, start: int, not_visited: list[str], filtered: list[Node], failed: list[str],
-                   has_filter_plugins: bool) -> None:
-        self._notify("filter_walk_done", pod=pod, start_index=start, processed=len(filtered) + len(failed),
-                     feasible=[node.metadata.name for node in filtered], failed=list(failed),
-                     not_visited=not_visited, next_start_node_index=self.next_start_node_index,
-                     has_filter_plugins=has_filter_plugins)
+    def _filter_run(self, prof: Any, pod: Pod, all_nodes: list[NodeInfo], num_to_find: int, start: int,
+                    visited: int, log: CheckLog, error: str) -> None:
+        fwk = prof.framework
+        self._notify("filter_run", pod=pod, profile=getattr(fwk, "profile_name", ""),
+                     plugins=tuple(pl.name() for pl in fwk.plugins_by_point["filter"]),
+                     add_pod_plugins=fwk.pre_filter_extension_names(), run_all_filters=fwk.run_all_filters,
+                     nodes=self._names(all_nodes), percentage=self.percentage_of_nodes_to_score,
+                     num_nodes_to_find=num_to_find, start_index=start, visited=visited,
+                     next_start_node_index=self.next_start_node_index, checks=log, error=error)
+
+    def _names(self, all_nodes: list[NodeInfo]) -> tuple[str, ...]:
+        """The node names of the snapshot's list, one tuple per list object (the list is rebuilt on change)."""
+        listed, names = self._node_names
+        if listed is not all_nodes or len(names) != len(all_nodes):
+            names = tuple(info.node_name() for info in all_nodes)
+            self._node_names = (all_nodes, names)
+        return names
 
     def find_nodes_that_pass_extenders(self, pod: Pod, filtered: list[Node],
                                        statuses: dict[str, Status]) -> list[Node]:
@@ -324,12 +347,13 @@ class GenericScheduler:
                          error=None, ignored=False)
         return filtered
 
-    def add_nominated_pods(self, prof: Any, pod: Pod, state: CycleState,
-                           node_info: NodeInfo) -> tuple[list[Pod], CycleState, NodeInfo]:
+    def add_nominated_pods(self, prof: Any, pod: Pod, state: CycleState, node_info: NodeInfo,
+                           check: Optional[FilterCheck] = None) -> tuple[list[Pod], CycleState, NodeInfo]:
         """``addNominatedPods``: (pods added, state, nodeInfo) with equal/higher-priority nominated pods.
 
         The state and nodeInfo are clones when the node has nominated pods; raises
-        ``FrameworkError`` when an AddPod extension fails.
+        ``FrameworkError`` when an AddPod extension fails. ``check`` (an observer's) gets the
+        pods added and the failure.
         """
         if self.scheduling_queue is None or node_info is None or node_info.node is None:
             return [], state, node_info
@@ -339,40 +363,57 @@ class GenericScheduler:
         info_out = node_info.clone()
         state_out = state.clone()
         added: list[Pod] = []
+        if check is not None:
+            check.nominated = added
         priority = get_pod_priority(pod)
         for p in nominated:
             if get_pod_priority(p) >= priority and p.metadata.uid != pod.metadata.uid:
                 info_out.add_pod(p)
-                status = prof.framework.run_pre_filter_extension_add_pod(state_out, pod, p, info_out)
-                if not is_success(status):
-                    raise status.as_error()
+                failure = prof.framework.run_pre_filter_extension(PRE_FILTER_EXTENSION_ADD_POD, state_out, pod, p,
+                                                                  info_out)
+                if failure is not None:
+                    if check is not None:
+                        check.add_pod_failure = (p, failure)
+                    raise failure.error.as_error()
                 added.append(p)
         return added, state_out, info_out
 
     @staticmethod
-    def _pod_passes_filters(prof: Any, state: CycleState, pod: Pod,
-                            node_info: NodeInfo) -> tuple[bool, Optional[Status]]:
-        """One filter pass on the originals: ``podPassesFiltersOnNode`` for a node without nominated pods."""
-        status = merge_statuses(prof.framework.run_filter_plugins(state, pod, node_info))
-        if status is None:
+    def _pod_passes_filters(prof: Any, state: CycleState, pod: Pod, node_info: NodeInfo,
+                            log: Optional[CheckLog] = None, at: int = 0) -> tuple[bool, Optional[Status]]:
+        """One filter pass on the originals: ``podPassesFiltersOnNode`` for a node without nominated pods.
+
+        A failure goes to ``log`` (an observer's) as ``(at, check)``.
+        """
+        statuses = prof.framework.run_filter_plugins(state, pod, node_info)
+        if not statuses:
             return True, None
+        status = merge_statuses(statuses)
+        if log is not None:
+            log.append((at, FilterCheck([(statuses, status)])))
         if status.code != Code.SUCCESS and not status.is_unschedulable():
             raise status.as_error()
         return status.code == Code.SUCCESS, status
 
-    def pod_passes_filters_on_node(self, prof: Any, state: CycleState, pod: Pod,
-                                   node_info: NodeInfo) -> tuple[bool, Optional[Status]]:
+    def pod_passes_filters_on_node(self, prof: Any, state: CycleState, pod: Pod, node_info: NodeInfo,
+                                   log: Optional[CheckLog] = None, at: int = 0) -> tuple[bool, Optional[Status]]:
         """``podPassesFiltersOnNode``: (fits, merged status of the last pass).
 
         Pass 0 runs the filters with equal/higher-priority nominated pods added to clones of
         the state and nodeInfo; pass 1 runs them on the originals, only if pods were added
         and pass 0 succeeded. A status that is neither success nor unschedulable raises
-        ``FrameworkError`` (upstream returns it as the error).
+        ``FrameworkError`` (upstream returns it as the error). ``log`` (an observer's) gets
+        ``(at, check)`` unless the node has no nominated pod and passed.
         """
         fwk = prof.framework
-        added, state_with, info_with = self.add_nominated_pods(prof, pod, state, node_info)
+        check = FilterCheck() if log is not None else None
+        try:
+            added, state_with, info_with = self.add_nominated_pods(prof, pod, state, node_info, check)
+        finally:
+            if check is not None and check.nominated is not None:
+                log.append((at, check))
         if info_with is node_info:  # no nominated pods on the node: pass 0 only, on the originals
-            return self._pod_passes_filters(prof, state, pod, node_info)
+            return self._pod_passes_filters(prof, state, pod, node_info, log, at)
         status: Optional[Status] = None
         for pass_index in (0, 1):
             state_to_use, info_to_use = state_with, info_with
@@ -380,22 +421,28 @@ class GenericScheduler:
                 if not added or not is_success(status):
                     break
                 state_to_use, info_to_use = state, node_info
-            status = merge_statuses(fwk.run_filter_plugins(state_to_use, pod, info_to_use))
-            self._notify("nominated_pods_pass", pod=pod, node=node_info.node_name(), pass_index=pass_index,
-                         nominated_pods_added=list(added) if pass_index == 0 else [], status=status)
+            statuses = fwk.run_filter_plugins(state_to_use, pod, info_to_use)
+            status = merge_statuses(statuses)
+            if check is not None:
+                check.passes.append((statuses, status))
             if not is_success(status) and not status.is_unschedulable():
                 raise status.as_error()
         return is_success(status), status
 
     # ------------------------------------------------------------------ scoring
-    def prioritize_nodes(self, prof: Any, state: CycleState, pod: Pod, nodes: list[Node]) -> list[NodeScore]:
-        """``prioritizeNodes``: summed weighted plugin scores plus extender scores × (100/10) × weight."""
+    def prioritize_nodes(self, prof: Any, state: CycleState, pod: Pod, nodes: list[Node],
+                         detail: Optional[ScoreDetail] = None) -> list[NodeScore]:
+        """``prioritizeNodes``: summed weighted plugin scores plus extender scores × (100/10) × weight.
+
+        ``detail`` (an observer's) gets the plugins' numbers, the extender scores and the totals.
+        """
         fwk = prof.framework
         if not self.extenders and not fwk.has_score_plugins():
             result = [NodeScore(node.metadata.name, 1) for node in nodes]
-            self._notify("node_scores", pod=pod, scores=[(ns.name, ns.score) for ns in result], extender_scores={})
+            if detail is not None:
+                detail.nodes, detail.totals = [ns.name for ns in result], [1] * len(result)
             return result
-        columns, status = fwk.score_columns(state, pod, nodes)  # RunScorePlugins, as plain ints
+        columns, status = fwk.score_columns(state, pod, nodes, detail)  # RunScorePlugins, as plain ints
         if not is_success(status):
             raise status.as_error()
         totals = list(map(sum, zip(*columns.values()))) if columns else [0] * len(nodes)
@@ -407,8 +454,8 @@ class GenericScheduler:
                     self._extender_prioritize(extender, pod, nodes, combined)
             for ns in result:
                 ns.score += combined.get(ns.name, 0) * (MAX_NODE_SCORE // MAX_EXTENDER_PRIORITY)
-        self._notify("node_scores", pod=pod, scores=[(ns.name, ns.score) for ns in result],
-                     extender_scores=dict(combined))
+        if detail is not None:
+            detail.extender_scores, detail.totals = combined, [ns.score for ns in result]
         return result
 
     def _extender_prioritize(self, extender: SchedulerExtender, pod: Pod, nodes: list[Node],

@@ -34,25 +34,17 @@ Deviations:
 
 Observer hooks (not upstream): when ``g.observer`` is set, these methods are called with
 keyword arguments only; a hook the observer does not define is skipped.
-- ``preemption_eligibility(pod, eligible, reason, terminating_pods)``: ``reason`` is ""
-  (eligible), ``"PreemptionPolicyNever"`` or ``"TerminatingPodsOnNominatedNode"`` (then
-  ``terminating_pods`` lists the lower-priority pods being deleted there).
-- ``preemption_candidates(pod, potential_nodes, unresolvable_nodes)``: node names in snapshot
-  order; the second list holds the nodes skipped as UnschedulableAndUnresolvable.
-- ``preemption_victims(pod, node, fits, victims, num_pdb_violations, pdb_violating)``: one per
-  potential node; ``victims`` in victim order, ``pdb_violating`` the potential victims whose
-  eviction would violate a PDB (reprieved or not).
 - ``preemption_extender(pod, extender, nodes_in, nodes_out, error, ignored)``
-- ``preemption_pick(pod, node, criterion, rounds)``: ``criterion`` is the rule that left a
-  single node (one of ``PICK_CRITERIA``); ``rounds`` lists ``(rule, [surviving nodes])`` for
-  each rule applied.
-- ``preemption_result(pod, node, victims, nominated_pods_to_clear)``
+- ``preemption(pod, profile, report)``: once per Preempt that got a FitError, at its end:
+  ``report`` is a ``PreemptionReport`` (eligibility, candidates, ``VictimsReport`` per
+  potential node with the steps selectVictimsOnNode took, the ``PickDecision``, the result
+  or the error that ended Preempt).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Optional, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional, Sequence, Union
 
 from kubesched import features
 from kubesched.api.core import Pod
@@ -60,7 +52,10 @@ from kubesched.api.labels import SelectorError, label_selector_as_selector
 from kubesched.api.policy import PodDisruptionBudget
 from kubesched.scheduler.core.fit_error import FitError, NoNodesAvailableError
 from kubesched.api.pod_util import get_pod_priority
+from kubesched.scheduler.core.filter_check import CheckLog, FilterCheck
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
+from kubesched.scheduler.framework.v1alpha1.framework import (
+    PRE_FILTER_EXTENSION_ADD_POD, PRE_FILTER_EXTENSION_REMOVE_POD, PluginFailure)
 from kubesched.scheduler.framework.v1alpha1.interface import Code, FrameworkError, code_of, is_success
 from kubesched.scheduler.listers.listers import NodeInfoNotFoundError
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo, PodKeyError
@@ -68,6 +63,7 @@ from kubesched.scheduler.util.utils import get_earliest_pod_start_time, get_pod_
 
 __all__ = [
     "Victims", "MetaPod", "MetaVictims", "NodeToVictims", "PickDecision", "PICK_CRITERIA", "PREEMPT_NEVER",
+    "PreemptionReport", "VictimsReport",
     "preempt", "pod_eligible_to_preempt_others", "nodes_where_preemption_might_help",
     "select_nodes_for_preemption", "select_victims_on_node", "filter_pods_with_pdb_violation",
     "process_preemption_with_extenders", "pick_one_node_for_preemption", "pick_one_node_for_preemption_decision",
@@ -126,6 +122,50 @@ class PickDecision:
     rounds: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
+@dataclass(slots=True)
+class VictimsReport:
+    """selectVictimsOnNode at one node, for the observer (not upstream).
+
+    ``steps`` in order: ``(extension point, pod)`` for each RemovePod / AddPod made and a
+    ``FilterCheck`` for each podPassesFiltersOnNode; ``extension_failure``: the last step's
+    extension that failed.
+    """
+
+    node: str
+    fits: bool = False
+    victims: list[Pod] = field(default_factory=list)
+    num_pdb_violations: int = 0
+    pdb_violating: list[Pod] = field(default_factory=list)
+    steps: list[Union[tuple[str, Pod], FilterCheck]] = field(default_factory=list)
+    extension_failure: Optional[tuple[str, Pod, PluginFailure]] = None
+
+
+@dataclass(slots=True)
+class PreemptionReport:
+    """What one Preempt found and decided, for the observer (not upstream).
+
+    ``potential_nodes`` is None until nodesWherePreemptionMightHelp ran; ``done`` when
+    Preempt returned ``node``/``victims``/``nominated_pods_to_clear``; ``error`` the text of
+    the error that ended it instead.
+    """
+
+    eligible: bool = True
+    reason: str = ""
+    terminating_pods: list[Pod] = field(default_factory=list)
+    potential_nodes: Optional[list[str]] = None
+    unresolvable_nodes: list[str] = field(default_factory=list)
+    nodes: list[VictimsReport] = field(default_factory=list)
+    decision: PickDecision = PickDecision(None)
+    done: bool = False
+    node: str = ""
+    victims: list[Pod] = field(default_factory=list)
+    nominated_pods_to_clear: list[Pod] = field(default_factory=list)
+    error: str = ""
+    filter_plugins: tuple[str, ...] = ()      # the profile's, for the calls the filter checks made
+    add_pod_plugins: tuple[str, ...] = ()
+    run_all_filters: bool = False
+
+
 def _notify(g: Any, hook: str, **fields: Any) -> None:
     observer = getattr(g, "observer", None)
     if observer is not None:
@@ -145,36 +185,54 @@ def preempt(g: Any, prof: Any, state: CycleState, pod: Pod,
     """
     if not isinstance(schedule_err, FitError):
         return None, [], []
+    if getattr(g, "observer", None) is None:
+        return _preempt(g, prof, state, pod, schedule_err, None)
+    fwk = prof.framework
+    report = PreemptionReport(filter_plugins=tuple(pl.name() for pl in fwk.plugins_by_point["filter"]),
+                              add_pod_plugins=fwk.pre_filter_extension_names(), run_all_filters=fwk.run_all_filters)
+    try:
+        return _preempt(g, prof, state, pod, schedule_err, report)
+    except Exception as err:  # noqa: BLE001 - reported, then re-raised
+        report.error = str(err)
+        raise
+    finally:
+        _notify(g, "preemption", pod=pod, profile=getattr(fwk, "profile_name", ""), report=report)
+
+
+def _preempt(g: Any, prof: Any, state: CycleState, pod: Pod, schedule_err: FitError,
+             report: Optional[PreemptionReport]) -> tuple[Optional[str], list[Pod], list[Pod]]:
     node_infos = g.node_info_snapshot.node_infos()
-    if not pod_eligible_to_preempt_others(pod, node_infos, g.enable_non_preempting, g):
+    if not pod_eligible_to_preempt_others(pod, node_infos, g.enable_non_preempting, report):
         return None, [], []
     all_nodes = node_infos.list()
     if not all_nodes:
         raise NoNodesAvailableError()
     potential_nodes = nodes_where_preemption_might_help(all_nodes, schedule_err)
-    potential_names = [n.node_name() for n in potential_nodes]
-    kept = set(potential_names)
-    _notify(g, "preemption_candidates", pod=pod, potential_nodes=potential_names,
-            unresolvable_nodes=[n.node_name() for n in all_nodes if n.node_name() not in kept])
+    if report is not None:
+        kept = {n.node_name() for n in potential_nodes}
+        report.potential_nodes = [n.node_name() for n in potential_nodes]
+        report.unresolvable_nodes = [n.node_name() for n in all_nodes if n.node_name() not in kept]
     if not potential_nodes:
         # Preemption will not help on any node: clear the pod's own nominated node.
-        _notify(g, "preemption_result", pod=pod, node=None, victims=[], nominated_pods_to_clear=[pod])
-        return None, [], [pod]
+        return _done(report, None, [], [pod])
     now = prof.framework.loop.now()
-    node_to_victims = select_nodes_for_preemption(g, prof, state, pod, potential_nodes, _list_pdbs(g), now)
+    node_to_victims = select_nodes_for_preemption(g, prof, state, pod, potential_nodes, _list_pdbs(g), now, report)
     node_to_victims = process_preemption_with_extenders(g, pod, node_to_victims)
     decision = pick_one_node_for_preemption_decision(node_to_victims, now)
-    if node_to_victims:
-        _notify(g, "preemption_pick", pod=pod, node=decision.node, criterion=decision.criterion,
-                rounds=[(rule, list(nodes)) for rule, nodes in decision.rounds])
+    if report is not None:
+        report.decision = decision
     if decision.node is None:
-        _notify(g, "preemption_result", pod=pod, node=None, victims=[], nominated_pods_to_clear=[])
-        return None, [], []
+        return _done(report, None, [], [])
     victims = list(node_to_victims[decision.node].pods)
-    nominated_pods = get_lower_priority_nominated_pods(g, pod, decision.node)
-    _notify(g, "preemption_result", pod=pod, node=decision.node, victims=victims,
-            nominated_pods_to_clear=nominated_pods)
-    return decision.node, victims, nominated_pods
+    return _done(report, decision.node, victims, get_lower_priority_nominated_pods(g, pod, decision.node))
+
+
+def _done(report: Optional[PreemptionReport], node: Optional[str], victims: list[Pod],
+          nominated_pods: list[Pod]) -> tuple[Optional[str], list[Pod], list[Pod]]:
+    if report is not None:
+        report.done, report.node, report.victims, report.nominated_pods_to_clear = True, node or "", victims, \
+            nominated_pods
+    return node, victims, nominated_pods
 
 
 def _list_pdbs(g: Any) -> list[PodDisruptionBudget]:
@@ -185,17 +243,16 @@ def _list_pdbs(g: Any) -> list[PodDisruptionBudget]:
 
 
 def pod_eligible_to_preempt_others(pod: Pod, node_infos: Any, enable_non_preempting: bool,
-                                   g: Any = None) -> bool:
+                                   report: Optional[PreemptionReport] = None) -> bool:
     """``podEligibleToPreemptOthers``.
 
     Not eligible: ``preemptionPolicy: Never`` while NonPreemptingPriority is enabled, or a
     lower-priority pod is still terminating on the node this pod is nominated to (its
-    previous preemption is in progress). ``g`` only serves the observer.
+    previous preemption is in progress). ``report`` (an observer's) gets the reason and the
+    terminating pods.
     """
     if enable_non_preempting and pod.spec.preemption_policy == PREEMPT_NEVER:
-        _notify(g, "preemption_eligibility", pod=pod, eligible=False, reason="PreemptionPolicyNever",
-                terminating_pods=[])
-        return False
+        return _ineligible(report, "PreemptionPolicyNever", [])
     nominated = pod.status.nominated_node_name
     if nominated:
         try:
@@ -207,11 +264,14 @@ def pod_eligible_to_preempt_others(pod: Pod, node_infos: Any, enable_non_preempt
             terminating = [p for p in node_info.pods
                            if p.metadata.deletion_timestamp is not None and get_pod_priority(p) < priority]
             if terminating:
-                _notify(g, "preemption_eligibility", pod=pod, eligible=False,
-                        reason="TerminatingPodsOnNominatedNode", terminating_pods=terminating)
-                return False
-    _notify(g, "preemption_eligibility", pod=pod, eligible=True, reason="", terminating_pods=[])
+                return _ineligible(report, "TerminatingPodsOnNominatedNode", terminating)
     return True
+
+
+def _ineligible(report: Optional[PreemptionReport], reason: str, terminating: list[Pod]) -> bool:
+    if report is not None:
+        report.eligible, report.reason, report.terminating_pods = False, reason, terminating
+    return False
 
 
 def nodes_where_preemption_might_help(nodes: Sequence[NodeInfo], fit_err: FitError) -> list[NodeInfo]:
@@ -228,16 +288,20 @@ def nodes_where_preemption_might_help(nodes: Sequence[NodeInfo], fit_err: FitErr
 
 def select_nodes_for_preemption(g: Any, prof: Any, state: CycleState, pod: Pod,
                                 potential_nodes: Sequence[NodeInfo], pdbs: Sequence[PodDisruptionBudget],
-                                now: float) -> NodeToVictims:
+                                now: float, report: Optional[PreemptionReport] = None) -> NodeToVictims:
     """``selectNodesForPreemption``: victims on every potential node where the pod can fit.
 
     Each node works on clones of its NodeInfo and of the cycle state (see the Deviation on
-    order).
+    order). ``report`` (an observer's) gets a ``VictimsReport`` per node.
     """
     node_to_victims: NodeToVictims = {}
     for node_info in potential_nodes:
+        node_report = None
+        if report is not None:
+            node_report = VictimsReport(node_info.node_name())
+            report.nodes.append(node_report)
         pods, num_pdb_violations, fits = select_victims_on_node(
-            g, prof, state.clone(), pod, node_info.clone(), pdbs, now)
+            g, prof, state.clone(), pod, node_info.clone(), pdbs, now, node_report)
         if fits:
             node_to_victims[node_info.node_name()] = Victims(tuple(pods), num_pdb_violations)
     return node_to_victims
@@ -279,37 +343,48 @@ class _NotACandidate(Exception):
 
 
 def select_victims_on_node(g: Any, prof: Any, state: CycleState, pod: Pod, node_info: NodeInfo,
-                           pdbs: Sequence[PodDisruptionBudget], now: float) -> tuple[list[Pod], int, bool]:
+                           pdbs: Sequence[PodDisruptionBudget], now: float,
+                           report: Optional[VictimsReport] = None) -> tuple[list[Pod], int, bool]:
     """``selectVictimsOnNode``: (victims, number of PDB-violating victims, fits).
 
     Works on (and changes) the given ``state`` and ``node_info``, which the caller clones.
     Removes every lower-priority pod; if the pod then fits, re-adds ("reprieves") them one
     by one — PDB-violating pods first, then the others, each group most important first —
     keeping each one whose return still lets the pod fit. The rest are the victims.
+    ``report`` (an observer's) gets every step and the outcome.
     """
     fwk = prof.framework
     priority = get_pod_priority(pod)
+    steps = report.steps if report is not None else None
+
+    def extension(point: str, other: Pod) -> None:
+        if steps is not None:
+            steps.append((point, other))
+        failure = fwk.run_pre_filter_extension(point, state, pod, other, node_info)
+        if failure is not None:
+            if report is not None:
+                report.extension_failure = (point, other, failure)
+            raise _NotACandidate(failure.error.message())
 
     def remove_pod(rp: Pod) -> None:
         try:
             node_info.remove_pod(rp)
         except (LookupError, PodKeyError) as exc:
             raise _NotACandidate(str(exc)) from exc
-        status = fwk.run_pre_filter_extension_remove_pod(state, pod, rp, node_info)
-        if not is_success(status):
-            raise _NotACandidate(status.message())
+        extension(PRE_FILTER_EXTENSION_REMOVE_POD, rp)
 
     def add_pod(ap: Pod) -> None:
         node_info.add_pod(ap)
-        status = fwk.run_pre_filter_extension_add_pod(state, pod, ap, node_info)
-        if not is_success(status):
-            raise _NotACandidate(status.message())
+        extension(PRE_FILTER_EXTENSION_ADD_POD, ap)
 
     def fits_now() -> bool:
+        log: Optional[CheckLog] = [] if steps is not None else None
         try:
-            fits, _status = g.pod_passes_filters_on_node(prof, state, pod, node_info)
+            fits, _status = g.pod_passes_filters_on_node(prof, state, pod, node_info, log)
         except FrameworkError:
-            return False  # upstream: (false, status, err); the error only logs a warning
+            fits = False  # upstream: (false, status, err); the error only logs a warning
+        if steps is not None:
+            steps.append(log[0][1] if log else FilterCheck())
         return fits
 
     potential_victims = [p for p in list(node_info.pods) if get_pod_priority(p) < priority]
@@ -317,9 +392,9 @@ def select_victims_on_node(g: Any, prof: Any, state: CycleState, pod: Pod, node_
         for p in potential_victims:
             remove_pod(p)
     except _NotACandidate:
-        return _report(g, pod, node_info, [], 0, False, [])
+        return _report(report, [], 0, False, [])
     if not fits_now():
-        return _report(g, pod, node_info, [], 0, False, [])
+        return _report(report, [], 0, False, [])
     potential_victims.sort(key=_importance(now))  # util.MoreImportantPod, stable
     violating, non_violating = filter_pods_with_pdb_violation(potential_victims, pdbs)
     victims: list[Pod] = []
@@ -340,8 +415,8 @@ def select_victims_on_node(g: Any, prof: Any, state: CycleState, pod: Pod, node_
         for p in non_violating:
             reprieve(p)
     except _NotACandidate:
-        return _report(g, pod, node_info, [], 0, False, violating)
-    return _report(g, pod, node_info, victims, num_violating_victims, True, violating)
+        return _report(report, [], 0, False, violating)
+    return _report(report, victims, num_violating_victims, True, violating)
 
 
 def _importance(now: float) -> Callable[[Pod], tuple[int, float]]:
@@ -349,10 +424,11 @@ def _importance(now: float) -> Callable[[Pod], tuple[int, float]]:
     return lambda p: (-get_pod_priority(p), get_pod_start_time(p, now))
 
 
-def _report(g: Any, pod: Pod, node_info: NodeInfo, victims: list[Pod], num_pdb_violations: int,
-            fits: bool, pdb_violating: list[Pod]) -> tuple[list[Pod], int, bool]:
-    _notify(g, "preemption_victims", pod=pod, node=node_info.node_name(), fits=fits, victims=list(victims),
-            num_pdb_violations=num_pdb_violations, pdb_violating=list(pdb_violating))
+def _report(report: Optional[VictimsReport], victims: list[Pod], num_pdb_violations: int, fits: bool,
+            pdb_violating: list[Pod]) -> tuple[list[Pod], int, bool]:
+    if report is not None:
+        report.fits, report.victims, report.num_pdb_violations = fits, list(victims), num_pdb_violations
+        report.pdb_violating = list(pdb_violating)
     return victims, num_pdb_violations, fits
 
 

@@ -8,7 +8,8 @@ lines are kubesched.trace.klog's.
 
 Pure builders (no Streamlit). Row keys are fixed identifiers (``seq``, ``time``, ``kind``,
 ``cycle``, ``pod``, ``node``, ``plugin``, ``summary``, ``func``); the page translates the
-column headers.
+column headers. The plugin calls a decision record holds (``kubesched.trace.calls``) are listed
+as PLUGIN_CALL rows just before it, with its ``seq`` (a click lands on the decision).
 """
 
 from __future__ import annotations
@@ -18,23 +19,26 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from kubesched.sim.state import EventState
-from kubesched.trace import klog
+from kubesched.trace import calls_of, klog
 from kubesched.trace.records import (
     BindResult,
     CacheChange,
     CycleInfo,
     EventData,
+    FilterRun,
     InformerEvent,
     LeaderElection,
     LogLine,
     Outcome,
     Phase,
     PluginCall,
+    PointRun,
+    Preemption,
     QueueMove,
     Record,
     ScheduleResult,
     SchedulingFailure,
-    SelectHost,
+    ScoreRun,
     StartupStep,
 )
 
@@ -73,8 +77,18 @@ def _summary(d: object) -> str:
     if isinstance(d, CycleInfo):
         bits = [f"attempts={d.attempts}" if d.attempts is not None else "", d.result, d.message]
         return " ".join(b for b in bits if b)
-    if isinstance(d, SelectHost):
-        return f"selected {d.selected} (max {d.max_score}; ties {', '.join(d.ties)})"
+    if isinstance(d, PointRun):
+        return f"{d.extension_point}: " + ", ".join(f"{r.plugin} {r.code}" for r in d.results)
+    if isinstance(d, FilterRun):
+        return (f"{d.processed} evaluated from index {d.start_index}: {len(d.feasible())} feasible, "
+                f"{len(d.failed())} failed, {len(d.not_visited())} not visited "
+                f"(numFeasibleNodesToFind {d.num_nodes_to_find})" + (f"; {d.error}" if d.error else ""))
+    if isinstance(d, ScoreRun):
+        if d.error:
+            return d.error
+        return f"selected {d.selected} (max {d.max_score}; ties {', '.join(d.ties())})"
+    if isinstance(d, Preemption):
+        return _preemption_summary(d)
     if isinstance(d, ScheduleResult):
         return f"→ {d.suggested_host} ({d.evaluated_nodes} evaluated, {d.feasible_nodes} feasible)"
     if isinstance(d, BindResult):
@@ -95,6 +109,16 @@ def _summary(d: object) -> str:
     return _generic(d)
 
 
+def _preemption_summary(d: Preemption) -> str:
+    if d.error:
+        return d.error
+    if not d.eligible:
+        return f"not eligible: {d.reason}"
+    if d.criterion:
+        return f"→ {d.node or '∅'} by {d.criterion}; victims {', '.join(d.victims) or '∅'}"
+    return f"no node ({len(d.potential_nodes or ())} potential)"
+
+
 def _generic(d: object) -> str:
     if not dataclasses.is_dataclass(d):
         return str(d)
@@ -109,11 +133,18 @@ def _generic(d: object) -> str:
     return " ".join(parts)
 
 
+def _row(r: Record) -> dict:
+    return {"seq": r.seq, "time": r.time, "kind": r.kind.value, "cycle": r.cycle, "pod": r.pod or "",
+            "node": r.node or "", "plugin": r.plugin or "", "summary": summarize(r), "func": r.func}
+
+
 def event_rows(records: Iterable[Record]) -> list[dict]:
-    """One row per record, in trace order."""
-    return [{"seq": r.seq, "time": r.time, "kind": r.kind.value, "cycle": r.cycle, "pod": r.pod or "",
-             "node": r.node or "", "plugin": r.plugin or "", "summary": summarize(r), "func": r.func}
-            for r in records]
+    """One row per record in trace order, each decision record preceded by its plugin calls."""
+    rows = []
+    for r in records:
+        rows.extend(_row(call) for call in calls_of(r))
+        rows.append(_row(r))
+    return rows
 
 
 @dataclass(frozen=True, slots=True)

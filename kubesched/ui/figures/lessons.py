@@ -31,20 +31,20 @@ def node_rows(records: Sequence[Record]) -> list[dict[str, Any]]:
         return []
     mine = cycle_records(records, cycle)
     outcome: dict[str, str] = {}
-    for r in mine:
-        if r.kind is Kind.PLUGIN_CALL and r.data.extension_point == "Filter" and r.data.phase == "Schedule":
-            if r.data.code != "Success" and not outcome.get(r.node, "").startswith(FAIL):
-                outcome[r.node] = f"{FAIL} {r.plugin}: {'; '.join(r.data.reasons)}"
-            else:
-                outcome.setdefault(r.node, PASS)
-    walk = next((r.data for r in mine if r.kind is Kind.FILTER_WALK), None)
+    walk = next((r.data for r in mine if r.kind is Kind.FILTER_RUN), None)
     if walk is not None:
-        for node in walk.not_visited:
+        for node, check in walk.outcomes() if walk.plugins else ():
+            failure = check.first_failure()
+            if failure is not None and not outcome.get(node, "").startswith(FAIL):
+                outcome[node] = f"{FAIL} {failure.plugin}: {'; '.join(failure.reasons)}"
+            elif check.passes:
+                outcome.setdefault(node, PASS)
+        for node in walk.not_visited():
             outcome[node] = f"{SKIPPED} not visited"
     totals: dict[str, int] = {}
     for r in mine:
-        if r.kind is Kind.SCORE_SUMMARY:
-            totals = dict(r.data.totals)
+        if r.kind is Kind.SCORE_RUN and not r.data.error:
+            totals = dict(zip(r.data.nodes, r.data.totals))
     return [{"node": node, "filter": text, "total": totals.get(node)} for node, text in outcome.items()][:60]
 
 

@@ -1,4 +1,4 @@
-"""Preemption: each attempt read from the trace (PREEMPTION_* records), as rows and Plotly figures.
+"""Preemption: each attempt read from the trace (its PREEMPTION record), as rows and Plotly figures.
 
 Upstream: pkg/scheduler/scheduler.go (Scheduler.preempt) and pkg/scheduler/core/generic_scheduler.go
 (genericScheduler.Preempt, podEligibleToPreemptOthers, nodesWherePreemptionMightHelp,
@@ -22,20 +22,8 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from kubesched.scheduler.core.preemption import NO_VICTIMS, PICK_CRITERIA
-from kubesched.trace import upstream
-from kubesched.trace.records import (
-    InformerEvent,
-    Kind,
-    PreemptionCandidates,
-    PreemptionEligibility,
-    PreemptionPick,
-    PreemptionResult,
-    PreemptionVictims,
-    Record,
-    SchedulingFailure,
-    Victim,
-)
+from kubesched.trace import NO_VICTIMS, PICK_CRITERIA, upstream
+from kubesched.trace.records import InformerEvent, Kind, Preemption, Record, SchedulingFailure, Victim
 from kubesched.ui import theme
 from kubesched.ui.figures.style import PAPER, outcome_colorscale, plain_layout
 from kubesched.ui.i18n import t
@@ -130,38 +118,33 @@ class PreemptionAttempt:
 
 
 def _attempt(cycle: int, records: Sequence[Record]) -> PreemptionAttempt | None:
-    eligibility = next((r for r in records if r.kind is Kind.PREEMPTION_ELIGIBILITY), None)
+    rec = next((r for r in records if r.kind is Kind.PREEMPTION and isinstance(r.data, Preemption)), None)
     start = next((r for r in records if r.kind is Kind.PHASE_START and getattr(r.data, "phase", "") == "Preempt"),
                  None)
-    if eligibility is None and start is None:
+    if rec is None and start is None:
         return None
-    first = start or eligibility
-    e = eligibility.data if eligibility is not None and isinstance(eligibility.data, PreemptionEligibility) else None
-    cands = next((r.data for r in records if r.kind is Kind.PREEMPTION_CANDIDATES
-                  and isinstance(r.data, PreemptionCandidates)), None)
-    victims = tuple(NodeVictims(r.node or "", r.data.fits, r.data.victims, r.data.num_pdb_violations,
-                                r.data.pdb_violating)
-                    for r in records if r.kind is Kind.PREEMPTION_VICTIMS and isinstance(r.data, PreemptionVictims))
-    pick = next((r.data for r in records if r.kind is Kind.PREEMPTION_PICK and isinstance(r.data, PreemptionPick)),
-                None)
-    result = next((r for r in records if r.kind is Kind.PREEMPTION_RESULT and isinstance(r.data, PreemptionResult)),
-                  None)
+    first = start or rec
+    run = rec.data if rec is not None else None
+    done = run is not None and run.done
+    victims = tuple(NodeVictims(v.node, v.fits, v.victims, v.num_pdb_violations, v.pdb_violating)
+                    for v in (run.nodes if run else ()))
     nominate = next((r for r in records if r.kind is Kind.NOMINATE), None)
     failure = next((r.data.message for r in records if r.kind is Kind.SCHEDULING_FAILURE
                     and isinstance(r.data, SchedulingFailure)), "")
     if not failure:
         failure = next((r.data.message for r in records if r.kind is Kind.PHASE_END
                         and getattr(r.data, "phase", "") == "Schedule"), "")
-    done = any(r.kind is Kind.PHASE_END and getattr(r.data, "phase", "") == "Preempt" for r in records)
+    ended = any(r.kind is Kind.PHASE_END and getattr(r.data, "phase", "") == "Preempt" for r in records)
     return PreemptionAttempt(
         cycle=cycle, pod=first.pod or "", time=first.time, start_seq=first.seq, failure=failure,
-        eligible=e.eligible if e else None, ineligible_reason=e.reason if e else "",
-        terminating_pods=e.terminating_pods if e else (),
-        potential_nodes=cands.potential_nodes if cands else (), unresolvable_nodes=cands.unresolvable_nodes if cands else (),
-        candidates=victims, criterion=pick.criterion if pick else "", rounds=pick.rounds if pick else (),
-        nominated_node=(nominate.node or "") if nominate else ((result.node or "") if result else ""),
-        victims=result.data.victims if result else (),
-        nominated_pods_to_clear=result.data.nominated_pods_to_clear if result else (), done=done)
+        eligible=run.eligible if run else None, ineligible_reason=run.reason if run else "",
+        terminating_pods=run.terminating_pods if run else (),
+        potential_nodes=(run.potential_nodes or ()) if run else (),
+        unresolvable_nodes=run.unresolvable_nodes if run else (),
+        candidates=victims, criterion=run.criterion if run else "", rounds=run.rounds if run else (),
+        nominated_node=(nominate.node or "") if nominate else (run.node if done else ""),
+        victims=run.victims if done else (), nominated_pods_to_clear=run.nominated_pods_to_clear if done else (),
+        done=ended)
 
 
 def preemption_attempts(records: Sequence[Record]) -> tuple[PreemptionAttempt, ...]:

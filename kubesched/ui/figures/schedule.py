@@ -28,7 +28,7 @@ from kubesched.trace.records import (
     Record,
     ScheduleResult,
     SchedulingFailure,
-    SelectHost,
+    ScoreRun,
 )
 from kubesched.ui import theme
 from kubesched.ui.figures.schedule_filter import (
@@ -257,12 +257,12 @@ class Pick:
 
 def pick(records: Sequence[Record]) -> Pick | None:
     """selectHost's decision (or the one-feasible-node shortcut) of the cycle, if it got there."""
-    select = first_of(records, Kind.SELECT_HOST)
+    select = first_of(records, Kind.SCORE_RUN)
     result = first_of(records, Kind.SCHEDULE_RESULT)
     res = result.data if result is not None and isinstance(result.data, ScheduleResult) else None
-    if select is not None and isinstance(select.data, SelectHost):
+    if select is not None and isinstance(select.data, ScoreRun) and not select.data.error:
         s = select.data
-        return Pick(s.selected, s.max_score, s.ties, False, res.evaluated_nodes if res else None,
+        return Pick(s.selected, s.max_score, s.ties(), False, res.evaluated_nodes if res else None,
                     res.feasible_nodes if res else None)
     if res is not None:
         return Pick(res.suggested_host, None, (), res.shortcut, res.evaluated_nodes, res.feasible_nodes)

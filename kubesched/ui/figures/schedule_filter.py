@@ -5,8 +5,9 @@ Upstream: pkg/scheduler/core/generic_scheduler.go (numFeasibleNodesToFind,
 findNodesThatPassFilters, podPassesFiltersOnNode), pkg/scheduler/framework/v1alpha1/framework.go
 (RunFilterPlugins: a node stops at its first failing Filter plugin), core/extender.go (Filter).
 
-Pure builders over one cycle's visible records; no Streamlit. Re-exported by
-``kubesched.ui.figures.schedule``.
+Pure builders over one cycle's visible records; no Streamlit. The matrix, the numbers and the
+nominated-pod passes are read from the cycle's FILTER_RUN record (one per walk), the extender
+columns from its EXTENDER_CALL records. Re-exported by ``kubesched.ui.figures.schedule``.
 
 Deviation: upstream runs Filter on 16 goroutines, so "the order nodes were visited" is the
 engine's fixed order (the node tree's order from the start index), not a real interleaving.
@@ -21,16 +22,8 @@ from html import escape
 import plotly.graph_objects as go
 
 from kubesched.explain.cycles import first_of
-from kubesched.trace.records import (
-    ExtenderCall,
-    FeasibleNodes,
-    FilterWalk,
-    Kind,
-    NominatedPass,
-    Phase,
-    PluginCall,
-    Record,
-)
+from kubesched.trace.decisions import FilterPass, NodeCheck
+from kubesched.trace.records import ExtenderCall, FilterRun, Kind, Record
 from kubesched.ui import theme
 from kubesched.ui.figures.style import outcome_colorscale, plain_layout
 from kubesched.ui.i18n import t
@@ -59,20 +52,9 @@ def profile_filters(trace: Sequence[Record], profile: str) -> tuple[str, ...]:
     return ()
 
 
-def _window(records: Sequence[Record], phase: str) -> list[Record]:
-    """Records between the cycle's first ``phase`` PHASE_START and its PHASE_END (or the end)."""
-    out: list[Record] = []
-    inside = False
-    for r in records:
-        if isinstance(r.data, Phase) and r.data.phase == phase:
-            if r.kind is Kind.PHASE_START and not inside and not out:
-                inside = True
-                continue
-            if r.kind is Kind.PHASE_END and inside:
-                break
-        if inside:
-            out.append(r)
-    return out
+def _filter_run(records: Sequence[Record]) -> FilterRun | None:
+    walk = first_of(records, Kind.FILTER_RUN)
+    return walk.data if walk is not None and isinstance(walk.data, FilterRun) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,70 +74,43 @@ class FilterMatrix:
         return self.codes[i][j], self.reasons[i][j]
 
 
-def _node_passes(window: Sequence[Record]) -> dict[str, list[list[PluginCall | tuple[str, PluginCall]]]]:
-    """node → its filter passes (each a list of (plugin, call)), split at NOMINATED_PASS records."""
-    passes: dict[str, list[list]] = {}
-    for r in window:
-        if r.node is None:
-            continue
-        if r.kind is Kind.PLUGIN_CALL and isinstance(r.data, PluginCall) and r.data.extension_point == "Filter":
-            node_passes = passes.setdefault(r.node, [[]])
-            node_passes[-1].append((r.plugin or "", r.data))
-        elif r.kind is Kind.NOMINATED_PASS:
-            passes.setdefault(r.node, [[]]).append([])
-    return {node: [p for p in ps if p] or [[]] for node, ps in passes.items()}
-
-
-def _deciding_pass(passes: list[list]) -> list:
-    """The pass whose outcome counts: the first that failed, else the last one run."""
-    for p in passes:
-        if any(call.code != "Success" for _, call in p):
-            return p
-    return passes[-1]
-
-
 def filter_matrix(records: Sequence[Record], plugins: Sequence[str] = ()) -> FilterMatrix:
     """The Filter matrix of one cycle's ``records`` (visible part); ``plugins`` = profile order."""
-    passes = _node_passes(_window(records, "Filter"))
+    run = _filter_run(records)
+    visited = [(node, check) for node, check in run.outcomes() if check.passes] if run and run.plugins else []
     extenders = [r for r in records if r.kind is Kind.EXTENDER_CALL and isinstance(r.data, ExtenderCall)
                  and r.data.verb == "Filter"]
-    columns = _columns(plugins, passes, extenders)
-    walk = first_of(records, Kind.FILTER_WALK)
-    feasible = first_of(records, Kind.FEASIBLE_NODES)
-    not_visited = walk.data.not_visited if walk is not None and isinstance(walk.data, FilterWalk) else ()
-    nodes = list(passes) + [n for n in not_visited if n not in passes]
-    unvisited_row = ([theme.FILTER_NOT_VISITED] * len(columns), [""] * len(columns), "", "")
-    rows = [_visited_row(passes[node], extenders, node, columns) if node in passes else unvisited_row
-            for node in nodes]
-    num_nodes_to_find = feasible.data.num_nodes_to_find if feasible is not None and isinstance(
-        feasible.data, FeasibleNodes) else None
-    return FilterMatrix(tuple(nodes), tuple(columns), tuple(tuple(r[0]) for r in rows),
-                        tuple(tuple(r[1]) for r in rows), tuple(r[2] for r in rows), tuple(r[3] for r in rows),
-                        num_nodes_to_find)
-
-
-def _columns(plugins: Sequence[str], passes: dict[str, list[list]], extenders: Sequence[Record]) -> list[str]:
-    """The profile's Filter plugins, then any other plugin called, then the Filter extenders."""
     columns = list(plugins)
-    called = [plugin for node_passes in passes.values() for calls in node_passes for plugin, _call in calls]
-    for name in called + [f"extender {r.data.extender}" for r in extenders]:
+    for name in [*(run.plugins if run else ()), *(f"extender {r.data.extender}" for r in extenders)]:
         if name not in columns:
             columns.append(name)
-    return columns
+    rows: dict[str, tuple[list[int], list[str], str, str]] = {}
+    for node, check in visited:
+        rows.setdefault(node, _visited_row(check, extenders, node, run.plugins, columns))
+    unvisited_row = ([theme.FILTER_NOT_VISITED] * len(columns), [""] * len(columns), "", "")
+    for node in run.not_visited() if run else ():
+        rows.setdefault(node, unvisited_row)
+    nodes = list(rows)
+    return FilterMatrix(tuple(nodes), tuple(columns), tuple(tuple(rows[n][0]) for n in nodes),
+                        tuple(tuple(rows[n][1]) for n in nodes), tuple(rows[n][2] for n in nodes),
+                        tuple(rows[n][3] for n in nodes), run.num_nodes_to_find if run else None)
 
 
-def _visited_row(node_passes: list[list], extenders: Sequence[Record], node: str,
+def _visited_row(check: NodeCheck, extenders: Sequence[Record], node: str, plugins: Sequence[str],
                  columns: list[str]) -> tuple[list[int], list[str], str, str]:
     """(codes, reasons, stopping plugin, its Status code) of a node the walk filtered: the plugins
     of its deciding pass up to the first failure, then the extenders if every plugin passed."""
     row, why = [theme.FILTER_NOT_EVALUATED] * len(columns), [""] * len(columns)
-    for plugin, call in _deciding_pass(node_passes):
+    deciding: FilterPass = check.deciding_pass()
+    failures = {status.plugin: status for status in deciding.statuses}
+    for plugin in plugins:
         j = columns.index(plugin)
-        if call.code == "Success":
+        status = failures.get(plugin)
+        if status is None:
             row[j] = theme.FILTER_PASS
             continue
-        row[j], why[j] = theme.FILTER_FAIL, "; ".join(call.reasons)
-        return row, why, plugin, call.code
+        row[j], why[j] = theme.FILTER_FAIL, "; ".join(status.reasons)
+        return row, why, plugin, status.code
     stop, stop_code = _extender_cells(extenders, node, columns, row, why)
     return row, why, stop, stop_code
 
@@ -250,17 +205,12 @@ class FilterNumbers:
 
 
 def filter_numbers(records: Sequence[Record]) -> FilterNumbers | None:
-    """numFeasibleNodesToFind, the start index and what the walk processed (None before Filter)."""
-    feasible = first_of(records, Kind.FEASIBLE_NODES)
-    if feasible is None or not isinstance(feasible.data, FeasibleNodes):
+    """numFeasibleNodesToFind, the start index and what the walk processed (None before the walk)."""
+    run = _filter_run(records)
+    if run is None:
         return None
-    f = feasible.data
-    walk = first_of(records, Kind.FILTER_WALK)
-    w = walk.data if walk is not None and isinstance(walk.data, FilterWalk) else None
-    return FilterNumbers(f.num_all_nodes, f.percentage, f.num_nodes_to_find, f.start_index,
-                         w.processed if w else None, len(w.feasible) if w else None,
-                         len(w.failed) if w else None, len(w.not_visited) if w else None,
-                         w.next_start_node_index if w else None)
+    return FilterNumbers(run.num_all_nodes, run.percentage, run.num_nodes_to_find, run.start_index, run.processed,
+                         len(run.feasible()), len(run.failed()), len(run.not_visited()), run.next_start_node_index)
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,7 +223,8 @@ class NominatedRow:
 
 
 def nominated_rows(records: Sequence[Record]) -> tuple[NominatedRow, ...]:
-    """The nominated-pod passes of podPassesFiltersOnNode during the cycle's Filter phase."""
-    return tuple(NominatedRow(r.node or "", r.data.pass_index, r.data.nominated_pods, r.data.code, r.data.reasons)
-                 for r in _window(records, "Filter")
-                 if r.kind is Kind.NOMINATED_PASS and isinstance(r.data, NominatedPass))
+    """The nominated-pod passes of podPassesFiltersOnNode during the cycle's Filter walk."""
+    run = _filter_run(records)
+    return tuple(NominatedRow(node, index, check.nominated_pods if index == 0 else (), fpass.code, fpass.reasons)
+                 for node, check in (run.outcomes() if run else ()) if check.nominated_pods is not None
+                 for index, fpass in enumerate(check.passes))

@@ -5,7 +5,7 @@ Upstream: pkg/scheduler/core/generic_scheduler.go (prioritizeNodes: plugin score
 scores × MaxNodeScore/MaxExtenderPriority, the per-node sum), pkg/scheduler/framework/v1alpha1/
 framework.go (RunScorePlugins: Score, NormalizeScore, × weight).
 
-Pure builders over one cycle's visible records; no Streamlit. Re-exported by
+Pure builders over one cycle's visible records (its SCORE_RUN); no Streamlit. Re-exported by
 ``kubesched.ui.figures.schedule``.
 """
 
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import plotly.graph_objects as go
 
 from kubesched.explain.cycles import first_of
-from kubesched.trace.records import Kind, Record, ScoreSummary
+from kubesched.trace.records import Kind, Record, ScoreRun
 from kubesched.ui import theme
 from kubesched.ui.figures.style import PAPER, plain_layout
 from kubesched.ui.i18n import t
@@ -27,7 +27,7 @@ __all__ = ["ScoreTable", "score_breakdown_figure", "score_rows", "score_table", 
 
 @dataclass(frozen=True, slots=True)
 class ScoreTable:
-    """SCORE_SUMMARY reshaped: plugins in configured order, nodes by total (highest first)."""
+    """A SCORE_RUN reshaped: plugins in configured order, nodes by total (highest first)."""
 
     plugins: tuple[str, ...]
     nodes: tuple[str, ...]
@@ -50,21 +50,17 @@ _EXTENDER_FACTOR = 10  # MaxNodeScore / MaxExtenderPriority, applied in prioriti
 
 
 def score_table(records: Sequence[Record]) -> ScoreTable | None:
-    summary = first_of(records, Kind.SCORE_SUMMARY)
-    if summary is None or not isinstance(summary.data, ScoreSummary):
+    """The cycle's prioritizeNodes, once it succeeded (None before, or when it failed)."""
+    rec = first_of(records, Kind.SCORE_RUN)
+    run = rec.data if rec is not None else None
+    if not isinstance(run, ScoreRun) or run.error:
         return None
-    s = summary.data
-    plugins: list[str] = []
-    cells = {}
-    for row in s.rows:
-        if row.plugin not in plugins:
-            plugins.append(row.plugin)
-        cells[(row.node, row.plugin)] = (row.raw_score, row.normalized_score, row.weight, row.weighted_score)
-    totals = dict(s.totals)
-    order = {node: i for i, (node, _) in enumerate(s.totals)}
+    cells = {(node, plugin): run.cell(i, p) for i, node in enumerate(run.nodes) for p, plugin in enumerate(run.plugins)}
+    totals = dict(zip(run.nodes, run.totals))
+    order = {node: i for i, node in enumerate(run.nodes)}
     nodes = tuple(sorted(totals, key=lambda n: (-totals[n], order[n])))
-    extender = {node: score * _EXTENDER_FACTOR for node, score in s.extender_scores}
-    return ScoreTable(tuple(plugins), nodes, cells, extender, totals)
+    extender = {node: score * _EXTENDER_FACTOR for node, score in run.extender_scores}
+    return ScoreTable(run.plugins, nodes, cells, extender, totals)
 
 
 def score_breakdown_figure(table: ScoreTable, selected: str = "", lang: str = "en", *,

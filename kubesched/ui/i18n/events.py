@@ -2,8 +2,9 @@
 
 EN = {
     "events.title": "Event log",
-    "events.intro": ("Every trace record up to the cursor. Filter it, then select a row to move the cursor "
-                     "there: every other page follows."),
+    "events.intro": ("Every trace record up to the cursor; each decision (FILTER_RUN, SCORE_RUN, PREEMPTION, "
+                     "POINT_RUN) comes after the plugin calls it holds, listed as PLUGIN_CALL rows with its #. "
+                     "Filter it, then select a row to move the cursor there: every other page follows."),
     "events.empty": "No records yet: step forward.",
     "events.filters": "Filters",
     "events.kind": "kind",
@@ -14,7 +15,7 @@ EN = {
     "events.search": "search",
     "events.any": "(any)",
     "events.newest_first": "newest first",
-    "events.shown": "{shown} of {total} records shown (cursor at {cursor}).",
+    "events.shown": "{shown} of {total} rows shown (cursor at {cursor}).",
     "events.select_hint": "Select a row to jump the cursor to that record.",
     "events.jumped": "Cursor moved to record #{seq}.",
     "events.col.seq": "#",
@@ -47,7 +48,9 @@ EN = {
 
 ZH = {
     "events.title": "事件日志",
-    "events.intro": "游标之前的全部 trace 记录。可以筛选；选中一行即把游标移到那里，其他页面随之同步。",
+    "events.intro": ("游标之前的全部 trace 记录；每条决策记录（FILTER_RUN、SCORE_RUN、PREEMPTION、POINT_RUN）"
+                     "之前列出它包含的插件调用（PLUGIN_CALL 行，编号与该记录相同）。可以筛选；选中一行即把游标移到那里，"
+                     "其他页面随之同步。"),
     "events.empty": "还没有记录：请向前单步。",
     "events.filters": "筛选",
     "events.kind": "类型（kind）",
@@ -58,7 +61,7 @@ ZH = {
     "events.search": "搜索",
     "events.any": "（全部）",
     "events.newest_first": "最新在前",
-    "events.shown": "显示 {shown} / {total} 条记录（游标在 {cursor}）。",
+    "events.shown": "显示 {shown} / {total} 行（游标在 {cursor}）。",
     "events.select_hint": "选中一行即可把游标跳到该记录。",
     "events.jumped": "游标已移到记录 #{seq}。",
     "events.col.seq": "#",

@@ -20,27 +20,25 @@ Deviations:
 - RunScorePlugins runs nodes and plugins in parallel upstream; here nodes in the given order,
   plugins in configured order, and the first failure in that order is reported.
 - ``wait_on_permit`` does not block: it takes a callback (see ``waiting_pods_map``).
-- ``observer`` (not upstream) hears every plugin call, in batches (``plugin_calls``): one
-  per call at the points that run each plugin once, one per node for Filter, one per
-  RunScorePlugins for Score (node-major, each with its raw, normalized and weighted score
-  and the plugin's weight; normalized/weighted stay None when scoring or normalizing failed,
-  and weighted stays None for a score outside [0, 100]) followed by its NormalizeScore calls.
-  Plugins do not know about it.
-- Calls whose result a plugin promised (``FilterShortcut``, ``ScoreShortcut`` in
-  interface.py) are not made; the observer hears them with the promised result.
-- ``point_observer`` (not upstream) hears ``extension_point_start(extension_point, pod,
-  profile, node)`` / ``extension_point_end(extension_point, pod, profile, node, code,
-  message)`` (keyword arguments) around the runners of PreFilter, PreScore, Score (with
+- ``observer`` (not upstream) hears ``extension_point_start(extension_point, pod, profile,
+  node)`` / ``extension_point_end(extension_point, pod, profile, node, code, message,
+  results)`` (keyword arguments) around the runners of PreFilter, PreScore, Score (with
   NormalizeScore and weighting), Reserve, Permit, PreBind, Bind, PostBind and Unreserve;
-  ``code`` is the runner's resulting code name (``Success`` for Unreserve/PostBind). The
-  Filter walk's start/end belongs to the generic scheduler.
+  ``code`` is the runner's resulting code name (``Success`` for Unreserve/PostBind) and
+  ``results`` the ``(plugin, status, timeout)`` of each plugin called, in order (``timeout``:
+  Permit's capped wait, else None; empty for Score, whose numbers go to a ``ScoreDetail``
+  handed to ``score_columns``). The Filter walk's start/end belongs to the generic
+  scheduler, which records Filter and the PreFilter extensions itself. Plugins do not know
+  about the observer.
+- Calls whose result a plugin promised (``PreFilterSkip``, ``PreScoreSkip`` in interface.py)
+  are not made; records show them with the promised result.
 - Metrics (``framework_extension_point_duration_seconds`` …) are not recorded.
 """
 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional, Protocol, Sequence
 
 from kubesched.scheduler.framework.v1alpha1.interface import (
@@ -48,8 +46,6 @@ from kubesched.scheduler.framework.v1alpha1.interface import (
     PermitPlugin, PostBindPlugin, PreBindPlugin, PreFilterPlugin, PreScorePlugin, QueueSortPlugin,
     ReservePlugin, ScorePlugin, Status, UnreservePlugin, code_of, is_success, message_of)
 from kubesched.scheduler.framework.v1alpha1.plugin_args import Plugin, PluginConfig, raw_to_mapping
-from kubesched.scheduler.framework.v1alpha1.plugin_calls import (
-    FilterCalls, OneCall, PluginCall, PluginObserver, ScoreCalls)
 from kubesched.scheduler.framework.v1alpha1.waiting_pods_map import WaitingPod, WaitingPodsMap
 from kubesched.util.loop import EventLoop, Loop
 
@@ -84,22 +80,60 @@ class FrameworkInitError(ValueError):
     """``NewFramework`` failed; the text is upstream's error."""
 
 
+PluginResult = tuple[str, Optional[Status], Optional[float]]  # (plugin, status, Permit timeout)
+
+
 class ExtensionPointObserver(Protocol):
-    """Start/end of one extension point's runner (keyword arguments)."""
+    """Start/end of one extension point's runner (keyword arguments), with each plugin's result."""
 
     def extension_point_start(self, *, extension_point: str, pod: Any, profile: str, node: str) -> None: ...
 
     def extension_point_end(self, *, extension_point: str, pod: Any, profile: str, node: str, code: str,
-                            message: str) -> None: ...
+                            message: str, results: Sequence[PluginResult]) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class PluginFailure:
+    """A PreFilter extension that did not succeed (not upstream): the plugin, its status, the runner's error."""
+
+    plugin: str
+    status: Status
+    error: Status
+
+
+@dataclass(slots=True)
+class ScoreDetail:
+    """RunScorePlugins' and prioritizeNodes' numbers for an observer (not upstream).
+
+    ``score_columns`` fills plugins … normalize_failure: ``raw[p]`` plugin ``p``'s scores
+    node by node (``constants[p]`` when the plugin promised one score for every node),
+    ``normalized`` every plugin's scores after NormalizeScore (None if it never ran; a list
+    is ``raw[p]`` itself for a plugin without NormalizeScore), ``normalize_plugins`` the
+    plugins whose NormalizeScore ran, ``score_failure`` (node index, plugin index, score,
+    status) of a failed Score call. The generic scheduler adds ``extender_scores`` and
+    ``totals`` (prioritizeNodes) and ``error``.
+    """
+
+    plugins: list[str] = field(default_factory=list)
+    weights: list[int] = field(default_factory=list)
+    nodes: list[str] = field(default_factory=list)
+    raw: list[list[int]] = field(default_factory=list)
+    constants: dict[int, int] = field(default_factory=dict)
+    normalized: Optional[list[list[int]]] = None
+    normalize_plugins: list[int] = field(default_factory=list)
+    normalize_failure: Optional[Status] = None
+    score_failure: Optional[tuple[int, int, int, Status]] = None
+    extender_scores: dict[str, int] = field(default_factory=dict)
+    totals: Optional[list[int]] = None
+    error: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class _FilterPlan:
-    """The Filter plugins one pod needs called, and all Filter plugins' names."""
+    """The Filter plugins one pod needs called."""
 
     pod: Any
     called: tuple[Any, ...]
-    names: tuple[str, ...]
 
 
 def go_quote(text: str) -> str:
@@ -108,19 +142,9 @@ def go_quote(text: str) -> str:
     return f'"{escaped}"'
 
 
-def _passes_every_node(pl: Any, pod: Any) -> bool:
-    shortcut = getattr(pl, "filter_passes_every_node", None)
-    return shortcut is not None and shortcut(pod)
-
-
-def _filter_calls_made(names: tuple[str, ...], last: Any, stopped: bool) -> int:
-    """How many Filter plugins (called or promised) a node went through; ``last`` is None when all.
-
-    ``stopped``: the runner returned at ``last``; otherwise ``last`` raised and is not counted.
-    """
-    if last is None:
-        return len(names)
-    return names.index(last.name()) + (1 if stopped else 0)
+def _skips_filter(pl: Any, pod: Any) -> bool:
+    skip = getattr(pl, "skip_filter", None)
+    return skip is not None and skip(pod)
 
 
 def _constant_score(pl: Any, state: Any, pod: Any, nodes: list[Any]) -> Optional[int]:
@@ -137,23 +161,28 @@ def _node_name(node_info: Any) -> str:
 
 
 def _extension_point(point: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Wrap a ``Run…Plugins`` runner with the point observer's start/end calls (when there is one).
+    """Wrap a ``Run…Plugins`` runner with the observer's start/end calls (when there is one).
 
     The runner's node is its third argument when that is a node name; its status is what it
-    returns (the second item of RunScorePlugins' pair).
+    returns (the second item of RunScorePlugins' pair); the plugins' results are what the
+    runner handed ``_observe`` meanwhile.
     """
     def wrap(run: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(run)
         def runner(self: Framework, state: Any, pod: Any, *rest: Any) -> Any:
-            po = self.point_observer
+            po = self.observer
             if po is None:
                 return run(self, state, pod, *rest)
             node = rest[0] if rest and isinstance(rest[0], str) else ""
             po.extension_point_start(extension_point=point, pod=pod, profile=self.profile_name, node=node)
-            out = run(self, state, pod, *rest)
+            self._results = results = []
+            try:
+                out = run(self, state, pod, *rest)
+            finally:
+                self._results = None
             status = out[1] if isinstance(out, tuple) else out
             po.extension_point_end(extension_point=point, pod=pod, profile=self.profile_name, node=node,
-                                   code=str(code_of(status)), message=message_of(status))
+                                   code=str(code_of(status)), message=message_of(status), results=results)
             return out
         return runner
     return wrap
@@ -166,8 +195,8 @@ class Framework:
                  plugin_configs: Sequence[PluginConfig] = (), *, client_set: Any = None,
                  listers: Any = None, snapshot_shared_lister: Any = None, volume_binder: Any = None,
                  informer_factory: Any = None, run_all_filters: bool = False,
-                 loop: Optional[Loop] = None, observer: Optional[PluginObserver] = None,
-                 point_observer: Optional[ExtensionPointObserver] = None, profile_name: str = "") -> None:
+                 loop: Optional[Loop] = None, observer: Optional[ExtensionPointObserver] = None,
+                 profile_name: str = "") -> None:
         self.registry = registry
         self._client_set = client_set
         self._listers = listers
@@ -177,8 +206,8 @@ class Framework:
         self.run_all_filters = run_all_filters
         self._loop = loop
         self.observer = observer
-        self.point_observer = point_observer
         self.profile_name = profile_name
+        self._results: Optional[list[PluginResult]] = None  # the running runner's results, when observed
         self.waiting_pods = WaitingPodsMap()
         self._plan: Optional[_FilterPlan] = None
         self.plugin_name_to_weight: dict[str, int] = {}
@@ -237,7 +266,7 @@ class Framework:
     def run_pre_filter_plugins(self, state: Any, pod: Any) -> Optional[Status]:
         for pl in self.plugins_by_point["pre_filter"]:
             status = pl.pre_filter(state, pod)
-            self._observe(PRE_FILTER, pl, pod, status=status)
+            self._observe(pl, status)
             if not is_success(status):
                 if status.is_unschedulable():
                     return Status(status.code, (f"rejected by {go_quote(pl.name())} at prefilter: {status.message()}",))
@@ -247,63 +276,63 @@ class Framework:
 
     def run_pre_filter_extension_add_pod(self, state: Any, pod_to_schedule: Any, pod_to_add: Any,
                                          node_info: Any) -> Optional[Status]:
-        return self._run_pre_filter_extension(PRE_FILTER_EXTENSION_ADD_POD, "AddPod", state,
-                                              pod_to_schedule, pod_to_add, node_info)
+        failure = self.run_pre_filter_extension(PRE_FILTER_EXTENSION_ADD_POD, state, pod_to_schedule, pod_to_add,
+                                                node_info)
+        return None if failure is None else failure.error
 
     def run_pre_filter_extension_remove_pod(self, state: Any, pod_to_schedule: Any, pod_to_remove: Any,
                                             node_info: Any) -> Optional[Status]:
-        return self._run_pre_filter_extension(PRE_FILTER_EXTENSION_REMOVE_POD, "RemovePod", state,
-                                              pod_to_schedule, pod_to_remove, node_info)
+        failure = self.run_pre_filter_extension(PRE_FILTER_EXTENSION_REMOVE_POD, state, pod_to_schedule,
+                                                pod_to_remove, node_info)
+        return None if failure is None else failure.error
 
-    def _run_pre_filter_extension(self, point: str, op: str, state: Any, pod_to_schedule: Any,
-                                  other: Any, node_info: Any) -> Optional[Status]:
+    def run_pre_filter_extension(self, point: str, state: Any, pod_to_schedule: Any, other: Any,
+                                 node_info: Any) -> Optional[PluginFailure]:
+        """RunPreFilterExtensionAddPod/RemovePod (``point``): the first extension that did not succeed.
+
+        Not upstream as such: upstream returns only ``failure.error``; the plugin and its own
+        status are what a trace records of the call.
+        """
+        op = "AddPod" if point == PRE_FILTER_EXTENSION_ADD_POD else "RemovePod"
         for pl in self.plugins_by_point["pre_filter"]:
             ext = pl.pre_filter_extensions()
             if ext is None:
                 continue
             call = ext.add_pod if op == "AddPod" else ext.remove_pod
             status = call(state, pod_to_schedule, other, node_info)
-            self._observe(point, pl, pod_to_schedule, _node_name(node_info), status)
             if not is_success(status):
-                return _error(f"error while running {op} for plugin {go_quote(pl.name())} while scheduling pod "
-                              f"{go_quote(_pod_name(pod_to_schedule))}: {status.message()}")
+                return PluginFailure(pl.name(), status, _error(
+                    f"error while running {op} for plugin {go_quote(pl.name())} while scheduling pod "
+                    f"{go_quote(_pod_name(pod_to_schedule))}: {status.message()}"))
         return None
+
+    def pre_filter_extension_names(self) -> tuple[str, ...]:
+        """The PreFilter plugins with extensions, in order: each AddPod/RemovePod calls them (not upstream)."""
+        return tuple(pl.name() for pl in self.plugins_by_point["pre_filter"] if pl.pre_filter_extensions() is not None)
 
     def run_filter_plugins(self, state: Any, pod: Any, node_info: Any) -> PluginToStatus:
         """``RunFilterPlugins``: plugin name → non-success status (empty: the node fits).
 
-        Plugins whose ``filter_passes_every_node(pod)`` holds are not called (see
-        ``FilterShortcut``); the observer hears the node's calls as one ``FilterCalls``.
+        Plugins whose ``skip_filter(pod)`` holds are not called (see ``PreFilterSkip``).
         """
-        plan = self._filter_plan(pod)
         statuses: PluginToStatus = {}
-        pl, stopped = None, False
-        try:
-            for pl in plan.called:
-                status = pl.filter(state, pod, node_info)
-                if status is not None and status.code != Code.SUCCESS:
-                    statuses[pl.name()] = status
-                    failed = self._filter_failure(pl, pod, status)
-                    if failed is not None:
-                        stopped = True
-                        return failed
-                    if not self.run_all_filters:
-                        stopped = True
-                        return statuses
-            pl = None
-            return statuses
-        finally:
-            if self.observer is not None:
-                self.observer(FilterCalls(pod, self.profile_name, _node_name(node_info), plan.names, statuses,
-                                          _filter_calls_made(plan.names, pl, stopped)))
+        for pl in self._filter_plan(pod).called:
+            status = pl.filter(state, pod, node_info)
+            if status is not None and status.code != Code.SUCCESS:
+                statuses[pl.name()] = status
+                failed = self._filter_failure(pl, pod, status)
+                if failed is not None:
+                    return failed
+                if not self.run_all_filters:
+                    return statuses
+        return statuses
 
     def _filter_plan(self, pod: Any) -> _FilterPlan:
         """Which Filter plugins ``pod`` needs called (asked once per pod; pods are immutable)."""
         plan = self._plan
         if plan is None or plan.pod is not pod:
             plugins = self.plugins_by_point["filter"]
-            plan = self._plan = _FilterPlan(pod, tuple(pl for pl in plugins if not _passes_every_node(pl, pod)),
-                                            tuple(pl.name() for pl in plugins))
+            plan = self._plan = _FilterPlan(pod, tuple(pl for pl in plugins if not _skips_filter(pl, pod)))
         return plan
 
     @staticmethod
@@ -318,7 +347,7 @@ class Framework:
     def run_pre_score_plugins(self, state: Any, pod: Any, nodes: list[Any]) -> Optional[Status]:
         for pl in self.plugins_by_point["pre_score"]:
             status = pl.pre_score(state, pod, nodes)
-            self._observe(PRE_SCORE, pl, pod, status=status)
+            self._observe(pl, status)
             if not is_success(status):
                 return _error(f"error while running {go_quote(pl.name())} prescore plugin for pod "
                               f"{go_quote(_pod_name(pod))}: {status.message()}")
@@ -334,53 +363,53 @@ class Framework:
         return {plugin: list(map(NodeScore, names, column)) for plugin, column in columns.items()}, None
 
     @_extension_point(SCORE)
-    def score_columns(self, state: Any, pod: Any,
-                      nodes: list[Any]) -> tuple[Optional[dict[str, list[int]]], Optional[Status]]:
+    def score_columns(self, state: Any, pod: Any, nodes: list[Any], detail: Optional[ScoreDetail] = None
+                      ) -> tuple[Optional[dict[str, list[int]]], Optional[Status]]:
         """RunScorePlugins' work: Score per node → NormalizeScore → range check → × weight.
 
         Returns each plugin's weighted scores as plain ints in the order of ``nodes`` (what
         ``prioritizeNodes`` sums). Plugins whose ``constant_score(state, pod, nodes)`` is an int
-        are not called (see ``ScoreShortcut``); every node gets that score and the observer
-        hears the calls. NodeScores are made only for NormalizeScore, which changes them in
-        place as upstream's plugins do.
+        are not called (see ``PreScoreSkip``); every node gets that score. NodeScores are made
+        only for NormalizeScore, which changes them in place as upstream's plugins do.
+        ``detail`` (an observer's) gets the numbers (see ``ScoreDetail``).
         """
         plugins = self.plugins_by_point["score"]
         node_names = [node.metadata.name for node in nodes]
         raw: list[list[int]] = [[] for _ in plugins]
-        count, failed, normalize, after, normalized = 0, None, [], None, False
-        observed = self.observer is not None
-        try:
-            count, failed = self._score_nodes(state, pod, nodes, node_names, plugins, raw)
-            if failed is not None:
-                return None, _error(f"error while running score plugin for pod {go_quote(_pod_name(pod))}: "
-                                    f"{failed[1].message()}")
-            lists, failure = self._normalize(state, pod, plugins, node_names, raw, normalize)
-            if observed:
-                after = [scores if lst is None else [ns.score for ns in lst] for scores, lst in zip(raw, lists)]
-            if failure is not None:
-                return None, _error(f"error while running normalize score plugin for pod "
-                                    f"{go_quote(_pod_name(pod))}: {failure}")
-            normalized = True
-            columns, failure = self._apply_weights(plugins, raw, lists)
-            if failure is not None:
-                return None, _error(f"error while applying score defaultWeights for pod "
-                                    f"{go_quote(_pod_name(pod))}: {failure}")
-            return columns, None
-        finally:
-            if observed:
-                names = [pl.name() for pl in plugins]
-                self.observer(ScoreCalls(pod, self.profile_name, node_names, names,
-                                         [self.plugin_name_to_weight.get(name) for name in names], raw,
-                                         count, failed, normalize, after, normalized))
+        normalize: list[tuple[int, Optional[Status]]] = []
+        constants: dict[int, int] = {}
+        if detail is not None:
+            detail.plugins = [pl.name() for pl in plugins]
+            detail.weights = [self.plugin_name_to_weight.get(name) for name in detail.plugins]
+            detail.nodes, detail.raw, detail.constants = node_names, raw, constants
+        failed = self._score_nodes(state, pod, nodes, node_names, plugins, raw, constants)
+        if failed is not None:
+            if detail is not None:
+                detail.score_failure = failed
+            return None, _error(f"error while running score plugin for pod {go_quote(_pod_name(pod))}: "
+                                f"{failed[3].message()}")
+        lists, failure = self._normalize(state, pod, plugins, node_names, raw, normalize)
+        if detail is not None:
+            detail.normalized = [scores if lst is None else [ns.score for ns in lst] for scores, lst in zip(raw, lists)]
+            detail.normalize_plugins = [index for index, _ in normalize]
+            detail.normalize_failure = normalize[-1][1] if failure is not None else None
+        if failure is not None:
+            return None, _error(f"error while running normalize score plugin for pod "
+                                f"{go_quote(_pod_name(pod))}: {failure}")
+        columns, failure = self._apply_weights(plugins, raw, lists)
+        if failure is not None:
+            return None, _error(f"error while applying score defaultWeights for pod "
+                                f"{go_quote(_pod_name(pod))}: {failure}")
+        return columns, None
 
     def _score_nodes(self, state: Any, pod: Any, nodes: list[Any], node_names: list[str], plugins: list[Any],
-                     raw: list[list[int]]) -> tuple[int, Optional[tuple[int, Status]]]:
+                     raw: list[list[int]], constants: dict[int, int]) -> Optional[tuple[int, int, int, Status]]:
         """Score every node, node-major, into ``raw`` (one int list per plugin).
 
-        Returns (Score calls made, (score, status) of a failed last call). A plugin with a
-        constant score gets its whole list at once; the others are called.
+        Returns (node index, plugin index, score, status) of a failed call, which ends the
+        scoring. A plugin with a constant score gets its whole list at once (and its entry
+        in ``constants``); the others are called.
         """
-        width = len(plugins)
         called = []
         for index, pl in enumerate(plugins):
             constant = _constant_score(pl, state, pod, nodes)
@@ -388,13 +417,14 @@ class Framework:
                 called.append((index, pl.score, raw[index].append))
             else:
                 raw[index] = [constant] * len(node_names)
+                constants[index] = constant
         for i, node_name in enumerate(node_names):
             for index, score_fn, append in called:
                 score, status = score_fn(state, pod, node_name)
                 if status is not None and status.code != Code.SUCCESS:
-                    return i * width + index + 1, (score, status)
+                    return i, index, score, status
                 append(score)
-        return len(node_names) * width, None
+        return None
 
     def _normalize(self, state: Any, pod: Any, plugins: list[Any], node_names: list[str], raw: list[list[int]],
                    calls: list[tuple[int, Optional[Status]]]) -> tuple[list[Optional[NodeScoreList]], Optional[str]]:
@@ -437,7 +467,7 @@ class Framework:
     def run_reserve_plugins(self, state: Any, pod: Any, node_name: str) -> Optional[Status]:
         for pl in self.plugins_by_point["reserve"]:
             status = pl.reserve(state, pod, node_name)
-            self._observe(RESERVE, pl, pod, node_name, status)
+            self._observe(pl, status)
             if not is_success(status):
                 return _error(f"error while running {go_quote(pl.name())} reserve plugin for pod "
                               f"{go_quote(_pod_name(pod))}: {status.message()}")
@@ -448,7 +478,7 @@ class Framework:
         """``RunUnreservePlugins``: every plugin, in configured order (1.18 does not reverse)."""
         for pl in self.plugins_by_point["unreserve"]:
             pl.unreserve(state, pod, node_name)
-            self._observe(UNRESERVE, pl, pod, node_name)
+            self._observe(pl, None)
 
     @_extension_point(PERMIT)
     def run_permit_plugins(self, state: Any, pod: Any, node_name: str) -> Optional[Status]:
@@ -458,7 +488,7 @@ class Framework:
             status, timeout = pl.permit(state, pod, node_name)
             if status is not None and status.code == Code.WAIT:
                 timeout = min(timeout, MAX_TIMEOUT)
-            self._observe(PERMIT, pl, pod, node_name, status, timeout=timeout)
+            self._observe(pl, status, timeout)
             if is_success(status):
                 continue
             if status.is_unschedulable():
@@ -498,7 +528,7 @@ class Framework:
     def run_pre_bind_plugins(self, state: Any, pod: Any, node_name: str) -> Optional[Status]:
         for pl in self.plugins_by_point["pre_bind"]:
             status = pl.pre_bind(state, pod, node_name)
-            self._observe(PRE_BIND, pl, pod, node_name, status)
+            self._observe(pl, status)
             if not is_success(status):
                 return _error(f"error while running {go_quote(pl.name())} prebind plugin for pod "
                               f"{go_quote(_pod_name(pod))}: {status.message()}")
@@ -513,7 +543,7 @@ class Framework:
         status: Optional[Status] = None
         for pl in plugins:
             status = pl.bind(state, pod, node_name)
-            self._observe(BIND, pl, pod, node_name, status)
+            self._observe(pl, status)
             if status is not None and status.code == Code.SKIP:
                 continue
             if not is_success(status):
@@ -527,7 +557,7 @@ class Framework:
     def run_post_bind_plugins(self, state: Any, pod: Any, node_name: str) -> None:
         for pl in self.plugins_by_point["post_bind"]:
             pl.post_bind(state, pod, node_name)
-            self._observe(POST_BIND, pl, pod, node_name)
+            self._observe(pl, None)
 
     # ------------------------------------------------------------------ handle
     @property
@@ -583,11 +613,11 @@ class Framework:
         return out or None
 
     # ------------------------------------------------------------------ observer
-    def _observe(self, point: str, pl: Any, pod: Any, node: str = "", status: Optional[Status] = None,
-                 **extra: Any) -> None:
-        if self.observer is not None:
-            self.observer(OneCall(PluginCall(point, pl.name(), pod, node, status, profile=self.profile_name,
-                                             **extra)))
+    def _observe(self, pl: Any, status: Optional[Status], timeout: Optional[float] = None) -> None:
+        """Keep one plugin's result for the observer's ``extension_point_end`` (when observed)."""
+        results = self._results
+        if results is not None:
+            results.append((pl.name(), status, timeout))
 
 
 def new_framework(registry: Mapping[str, Callable[[Any, Any], Any]], plugins: Any,

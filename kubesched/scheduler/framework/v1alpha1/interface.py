@@ -159,29 +159,34 @@ class FilterPlugin(Plugin, Protocol):
 
 
 @runtime_checkable
-class FilterShortcut(Protocol):
-    """Not upstream: a Filter plugin that knows from the pod alone that its Filter passes everywhere.
+class PreFilterSkip(Protocol):
+    """Not upstream 1.18: a Filter plugin that knows from the pod alone that its Filter passes everywhere.
 
-    ``filter_passes_every_node(pod)`` True promises: ``filter(state, pod, node_info)``
-    returns None (Success) for every node_info with a node and every cycle state on which
-    this pod's PreFilter ran (clones with AddPod/RemovePod applied included). The framework
-    then skips those calls and records them as Success: same outcome and trace, less work
-    (as upstream's later PreFilter ``Skip`` does). Pods are immutable, so the answer is
-    asked once per pod.
+    It anticipates upstream's later PreFilter ``Skip`` status (v1.27, kubernetes#114125: a
+    PreFilter returning Skip makes the framework leave that plugin's Filter out for the pod).
+    ``skip_filter(pod)`` True promises: ``filter(state, pod, node_info)`` returns None
+    (Success) for every node_info with a node and every cycle state on which this pod's
+    PreFilter ran (clones with AddPod/RemovePod applied included). The framework then skips
+    those calls; unlike later upstream, the trace still shows them, as Success (1.18 calls
+    every Filter plugin). Pods are immutable, so the answer is asked once per pod.
     """
 
-    def filter_passes_every_node(self, pod: "Pod") -> bool: ...
+    def skip_filter(self, pod: "Pod") -> bool: ...
 
 
 @runtime_checkable
-class ScoreShortcut(Protocol):
-    """Not upstream: a Score plugin that knows, after PreScore, that every node gets one score.
+class PreScoreSkip(Protocol):
+    """Not upstream 1.18: a Score plugin that knows, after PreScore, that every node gets one score.
 
+    It anticipates upstream's later PreScore ``Skip`` status (v1.27, kubernetes#115652: a
+    PreScore returning Skip makes the framework leave that plugin's Score out for the pod).
     ``constant_score(state, pod, nodes)`` an int promises: ``score(state, pod, name)``
-    returns ``(that int, None)`` for the name of every node in ``nodes`` (the nodes about
-    to be scored: this cycle's snapshot has each of them), with this state after PreScore
-    ran on it. None: the score depends on the node. Asked once per RunScorePlugins; the
-    framework skips the calls and records them with that score. NormalizeScore still runs.
+    returns ``(that int, None)`` for the name of every node in ``nodes`` (the nodes about to
+    be scored: this cycle's snapshot has each of them), with this state after PreScore ran on
+    it. None: the score depends on the node. Asked once per RunScorePlugins; the framework
+    skips the calls and every node gets that score. Unlike later upstream, which drops a
+    skipped plugin from scoring, the score still counts here: NormalizeScore runs on it and
+    its weighted score is summed, as 1.18 does.
     """
 
     def constant_score(self, state: "CycleState", pod: "Pod", nodes: list["Node"]) -> Optional[int]: ...

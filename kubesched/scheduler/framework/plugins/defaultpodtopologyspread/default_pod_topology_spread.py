@@ -20,7 +20,7 @@ from kubesched.api.core import Node, Pod
 from kubesched.api.labels import Selector
 from kubesched.scheduler.framework.plugins.helper.spread import default_selector
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState, StateNotFoundError
-from kubesched.scheduler.framework.v1alpha1.interface import MAX_NODE_SCORE, Code, NodeScore, ScoreShortcut, Status
+from kubesched.scheduler.framework.v1alpha1.interface import MAX_NODE_SCORE, Code, NodeScore, PreScoreSkip, Status
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
 from kubesched.scheduler.util.node import get_zone_key
 
@@ -90,7 +90,7 @@ class DefaultPodTopologySpread:
         return count_matching_pods(pod.metadata.namespace, state.selector, node_info), None
 
     def constant_score(self, cycle_state: CycleState, pod: Pod, nodes: list[Node]) -> Optional[int]:
-        """Not upstream (ScoreShortcut): 0 when the plugin is skipped for the pod or its selector is
+        """Not upstream (PreScoreSkip): 0 when the plugin is skipped for the pod or its selector is
         empty (nothing matches); None otherwise, or when the state is missing (Score errs)."""
         if skip_default_pod_topology_spread(pod):
             return 0
@@ -150,4 +150,4 @@ def new(args: Optional[dict], handle) -> DefaultPodTopologySpread:
     return DefaultPodTopologySpread(shared_lister, listers)
 
 
-_ss: ScoreShortcut = DefaultPodTopologySpread(None, None)
+_ss: PreScoreSkip = DefaultPodTopologySpread(None, None)

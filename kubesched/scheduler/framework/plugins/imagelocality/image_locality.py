@@ -16,7 +16,7 @@ from typing import Final, Optional, Sequence
 from kubesched.api.core import Container, Node, Pod
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import (
-    MAX_NODE_SCORE, Code, ScorePlugin, ScoreShortcut, Status)
+    MAX_NODE_SCORE, Code, ScorePlugin, PreScoreSkip, Status)
 from kubesched.scheduler.nodeinfo.node_info import ImageStateSummary, NodeInfo
 
 NAME: Final = "ImageLocality"
@@ -48,7 +48,7 @@ class ImageLocality:
         return calculate_priority(sum_image_scores(node_info, pod.spec.containers, total_num_nodes)), None
 
     def constant_score(self, state: CycleState, pod: Pod, nodes: list[Node]) -> Optional[int]:
-        """Not upstream (ScoreShortcut): the score every node shares (0 when no node reports
+        """Not upstream (PreScoreSkip): the score every node shares (0 when no node reports
         images, the usual case); None when they differ."""
         lister = self.handle.snapshot_shared_lister().node_infos()
         total_num_nodes = len(lister.list())
@@ -130,4 +130,4 @@ def new(args: dict | None, handle: object) -> ImageLocality:
 
 
 _s: ScorePlugin = ImageLocality(None)
-_ss: ScoreShortcut = ImageLocality(None)
+_ss: PreScoreSkip = ImageLocality(None)

@@ -22,7 +22,7 @@ from kubesched.scheduler.framework.plugins.interpodaffinity.names import (
     NAME,
 )
 from kubesched.scheduler.framework.plugins.interpodaffinity.scoring import Scoring
-from kubesched.scheduler.framework.v1alpha1.interface import ScoreShortcut
+from kubesched.scheduler.framework.v1alpha1.interface import PreScoreSkip
 from kubesched.scheduler.framework.v1alpha1.plugin_args import decode_into
 
 
@@ -66,4 +66,4 @@ def new(args, handle) -> InterPodAffinity:
     return InterPodAffinity(shared_lister, decoded.hard_pod_affinity_weight)
 
 
-_ss: ScoreShortcut = InterPodAffinity(None)
+_ss: PreScoreSkip = InterPodAffinity(None)

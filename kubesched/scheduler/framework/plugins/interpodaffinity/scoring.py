@@ -224,7 +224,7 @@ class Scoring:
         return score, None
 
     def constant_score(self, cycle_state: CycleState, pod: Pod, nodes: list[Node]) -> Optional[int]:
-        """Not upstream (ScoreShortcut): 0 when every topology score PreScore summed is 0 (usually:
+        """Not upstream (PreScoreSkip): 0 when every topology score PreScore summed is 0 (usually:
         none at all), as Score adds only those. None when the state is missing (Score errs)."""
         try:
             state = get_pre_score_state(cycle_state)

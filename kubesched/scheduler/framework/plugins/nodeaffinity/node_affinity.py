@@ -15,7 +15,7 @@ from kubesched.api.labels import SelectorError
 from kubesched.scheduler.framework.plugins.helper.normalize_score import default_normalize_score
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import (
-    MAX_NODE_SCORE, Code, FilterPlugin, FilterShortcut, NodeScoreList, ScorePlugin, ScoreShortcut, Status)
+    MAX_NODE_SCORE, Code, FilterPlugin, PreFilterSkip, NodeScoreList, ScorePlugin, PreScoreSkip, Status)
 from kubesched.scheduler.framework.plugins.nodeaffinity.pod_selectors import pod_selectors
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
 
@@ -40,8 +40,8 @@ class NodeAffinity:
             return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (ERR_REASON,))
         return None
 
-    def filter_passes_every_node(self, pod: Pod) -> bool:
-        """Not upstream (FilterShortcut): no nodeSelector and no required node affinity."""
+    def skip_filter(self, pod: Pod) -> bool:
+        """Not upstream (PreFilterSkip): no nodeSelector and no required node affinity."""
         if pod.spec.node_selector:
             return False
         affinity = pod.spec.affinity
@@ -49,7 +49,7 @@ class NodeAffinity:
             or affinity.node_affinity.required_during_scheduling_ignored_during_execution is None
 
     def constant_score(self, state: CycleState, pod: Pod, nodes: list[Node]) -> Optional[int]:
-        """Not upstream (ScoreShortcut): 0 when no preferred term has a weight (none is matched)."""
+        """Not upstream (PreScoreSkip): 0 when no preferred term has a weight (none is matched)."""
         affinity = pod.spec.affinity
         if affinity is None or affinity.node_affinity is None:
             return 0
@@ -94,5 +94,5 @@ def new(args: dict | None, handle: object) -> NodeAffinity:
 
 _f: FilterPlugin = NodeAffinity(None)
 _s: ScorePlugin = NodeAffinity(None)
-_fs: FilterShortcut = NodeAffinity(None)
-_ss: ScoreShortcut = NodeAffinity(None)
+_fs: PreFilterSkip = NodeAffinity(None)
+_ss: PreScoreSkip = NodeAffinity(None)

@@ -10,7 +10,7 @@ from typing import Final, Optional
 
 from kubesched.api.core import Pod
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
-from kubesched.scheduler.framework.v1alpha1.interface import Code, FilterPlugin, FilterShortcut, Status
+from kubesched.scheduler.framework.v1alpha1.interface import Code, FilterPlugin, PreFilterSkip, Status
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
 
 NAME: Final = "NodeName"
@@ -31,8 +31,8 @@ class NodeName:
             return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (ERR_REASON,))
         return None
 
-    def filter_passes_every_node(self, pod: Pod) -> bool:
-        """Not upstream (FilterShortcut): a pod naming no node fits every node."""
+    def skip_filter(self, pod: Pod) -> bool:
+        """Not upstream (PreFilterSkip): a pod naming no node fits every node."""
         return not pod.spec.node_name
 
 
@@ -47,4 +47,4 @@ def new(args: dict | None, handle: object) -> NodeName:
 
 
 _: FilterPlugin = NodeName()
-__: FilterShortcut = NodeName()
+__: PreFilterSkip = NodeName()

@@ -13,7 +13,7 @@ from typing import Final, Optional
 from kubesched.api.core import ContainerPort, Pod
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import (
-    Code, FilterPlugin, FilterShortcut, PreFilterPlugin, Status)
+    Code, FilterPlugin, PreFilterSkip, PreFilterPlugin, Status)
 from kubesched.scheduler.nodeinfo.host_ports import HostPortInfo
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
 
@@ -57,8 +57,8 @@ class NodePorts:
             return Status(Code.UNSCHEDULABLE, (ERR_REASON,))
         return None
 
-    def filter_passes_every_node(self, pod: Pod) -> bool:
-        """Not upstream (FilterShortcut): no container port asks for a host port.
+    def skip_filter(self, pod: Pod) -> bool:
+        """Not upstream (PreFilterSkip): no container port asks for a host port.
 
         CheckConflict ignores ports <= 0, so such a pod conflicts with nothing.
         """
@@ -106,4 +106,4 @@ def new(args: dict | None, handle: object) -> NodePorts:
 
 _: PreFilterPlugin = NodePorts()
 __: FilterPlugin = NodePorts()
-___: FilterShortcut = NodePorts()
+___: PreFilterSkip = NodePorts()

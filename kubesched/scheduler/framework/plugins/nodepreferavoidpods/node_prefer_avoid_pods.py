@@ -13,7 +13,7 @@ from kubesched.api import v1helper
 from kubesched.api.core import Node, Pod
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import (
-    MAX_NODE_SCORE, Code, ScorePlugin, ScoreShortcut, Status)
+    MAX_NODE_SCORE, Code, ScorePlugin, PreScoreSkip, Status)
 
 NAME: Final = "NodePreferAvoidPods"
 _AVOIDABLE_CONTROLLER_KINDS: Final = ("ReplicationController", "ReplicaSet")
@@ -39,7 +39,7 @@ class NodePreferAvoidPods:
         return score_node(pod, node_info.node), None
 
     def constant_score(self, state: CycleState, pod: Pod, nodes: list[Node]) -> Optional[int]:
-        """Not upstream (ScoreShortcut): MaxNodeScore for a pod no RC/RS controls, else the score
+        """Not upstream (PreScoreSkip): MaxNodeScore for a pod no RC/RS controls, else the score
         every node shares (MaxNodeScore when none asks to avoid pods); None if they differ."""
         ref = pod.metadata.controller_ref()
         if ref is None or ref.kind not in _AVOIDABLE_CONTROLLER_KINDS:
@@ -81,4 +81,4 @@ def new(args: dict | None, handle: object) -> NodePreferAvoidPods:
 
 
 _s: ScorePlugin = NodePreferAvoidPods(None)
-_ss: ScoreShortcut = NodePreferAvoidPods(None)
+_ss: PreScoreSkip = NodePreferAvoidPods(None)

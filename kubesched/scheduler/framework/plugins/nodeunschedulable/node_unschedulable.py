@@ -11,7 +11,7 @@ from typing import Final, Optional
 from kubesched.api import v1helper
 from kubesched.api.core import Pod, Taint
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
-from kubesched.scheduler.framework.v1alpha1.interface import Code, FilterPlugin, FilterShortcut, Status
+from kubesched.scheduler.framework.v1alpha1.interface import Code, FilterPlugin, PreFilterSkip, Status
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
 
 NAME: Final = "NodeUnschedulable"
@@ -38,8 +38,8 @@ class NodeUnschedulable:
             return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (ERR_REASON_UNSCHEDULABLE,))
         return None
 
-    def filter_passes_every_node(self, pod: Pod) -> bool:
-        """Not upstream (FilterShortcut): the pod tolerates the unschedulable taint."""
+    def skip_filter(self, pod: Pod) -> bool:
+        """Not upstream (PreFilterSkip): the pod tolerates the unschedulable taint."""
         return bool(pod.spec.tolerations) and v1helper.tolerations_tolerate_taint(
             pod.spec.tolerations, UNSCHEDULABLE_TAINT)
 
@@ -50,4 +50,4 @@ def new(args: dict | None, handle: object) -> NodeUnschedulable:
 
 
 _: FilterPlugin = NodeUnschedulable()
-_fs: FilterShortcut = NodeUnschedulable()
+_fs: PreFilterSkip = NodeUnschedulable()

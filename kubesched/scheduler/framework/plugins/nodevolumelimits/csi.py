@@ -66,8 +66,8 @@ class CSILimits:
             return Status(Code.ERROR, (str(err),))
         return _check_counts(new_volumes, attached, limits)
 
-    def filter_passes_every_node(self, pod: Pod) -> bool:
-        """Not upstream (FilterShortcut): only claims can be CSI volumes; no claim, nothing to count."""
+    def skip_filter(self, pod: Pod) -> bool:
+        """Not upstream (PreFilterSkip): only claims can be CSI volumes; no claim, nothing to count."""
         for vol in pod.spec.volumes:
             if vol.persistent_volume_claim is not None:
                 return False

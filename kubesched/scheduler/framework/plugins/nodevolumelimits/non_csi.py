@@ -155,8 +155,8 @@ class NonCSILimits:
             node_info.transient_info.requested_volumes = num_new
         return None
 
-    def filter_passes_every_node(self, pod: Pod) -> bool:
-        """Not upstream (FilterShortcut): no volume of this plugin's type and no claim.
+    def skip_filter(self, pod: Pod) -> bool:
+        """Not upstream (PreFilterSkip): no volume of this plugin's type and no claim.
 
         filterVolumes then finds no new volume, and Filter passes before looking at the node.
         """

@@ -153,8 +153,8 @@ class Filtering:
         except SelectorError as err:
             raise ValueError(f"setting default hard topology spread constraints: {err}") from None
 
-    def filter_passes_every_node(self, pod: Pod) -> bool:
-        """Not upstream (FilterShortcut): no hard constraint, so PreFilter writes an empty state.
+    def skip_filter(self, pod: Pod) -> bool:
+        """Not upstream (PreFilterSkip): no hard constraint, so PreFilter writes an empty state.
 
         The pod's own constraints, when it has any, must all be ScheduleAnyway; otherwise the
         configured defaults must have no DoNotSchedule one (their selectors depend on listers).

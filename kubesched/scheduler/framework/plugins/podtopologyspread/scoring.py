@@ -130,7 +130,7 @@ class Scoring:
         return score, None
 
     def constant_score(self, cycle_state: CycleState, pod: Pod, nodes: list[Node]) -> Optional[int]:
-        """Not upstream (ScoreShortcut): 0 when PreScore found no eligible node (no soft constraint
+        """Not upstream (PreScoreSkip): 0 when PreScore found no eligible node (no soft constraint
         included); Score then gives every node 0. None when the state is missing (Score errs)."""
         try:
             state = cycle_state.read(PRE_SCORE_STATE_KEY)

@@ -16,7 +16,7 @@ from kubesched.api.core import Node, Pod, Taint, Toleration
 from kubesched.scheduler.framework.plugins.helper.normalize_score import default_normalize_score
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import (
-    MAX_NODE_SCORE, Code, FilterPlugin, FilterShortcut, NodeScoreList, PreScorePlugin, ScorePlugin, ScoreShortcut,
+    MAX_NODE_SCORE, Code, FilterPlugin, PreFilterSkip, NodeScoreList, PreScorePlugin, ScorePlugin, PreScoreSkip,
     Status)
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
 
@@ -57,8 +57,8 @@ class TaintToleration:
             return None
         return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (err_reason_untolerated(taint),))
 
-    def filter_passes_every_node(self, pod: Pod) -> bool:
-        """Not upstream (FilterShortcut): keyless Exists tolerations cover both hard effects, so
+    def skip_filter(self, pod: Pod) -> bool:
+        """Not upstream (PreFilterSkip): keyless Exists tolerations cover both hard effects, so
         every NoSchedule and NoExecute taint is tolerated."""
         tolerations = pod.spec.tolerations
         return bool(tolerations) and all(
@@ -93,7 +93,7 @@ class TaintToleration:
         return count_intolerable_taints_prefer_no_schedule(taints, s.tolerations_prefer_no_schedule), None
 
     def constant_score(self, state: CycleState, pod: Pod, nodes: list[Node]) -> Optional[int]:
-        """Not upstream (ScoreShortcut): the count every node shares (0 when no node has a taint,
+        """Not upstream (PreScoreSkip): the count every node shares (0 when no node has a taint,
         the usual case); None when counts differ or the state is missing (Score errs)."""
         try:
             s = state.read(PRE_SCORE_STATE_KEY)
@@ -163,5 +163,5 @@ def new(args: dict | None, handle: object) -> TaintToleration:
 _f: FilterPlugin = TaintToleration(None)
 _p: PreScorePlugin = TaintToleration(None)
 _s: ScorePlugin = TaintToleration(None)
-_fs: FilterShortcut = TaintToleration(None)
-_ss: ScoreShortcut = TaintToleration(None)
+_fs: PreFilterSkip = TaintToleration(None)
+_ss: PreScoreSkip = TaintToleration(None)

@@ -15,7 +15,7 @@ from typing import Final, Optional
 from kubesched.api.core import Pod
 from kubesched.controller.volume.scheduling.scheduler_binder import SchedulerVolumeBinder, VolumeBinderError
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
-from kubesched.scheduler.framework.v1alpha1.interface import Code, FilterPlugin, FilterShortcut, Status
+from kubesched.scheduler.framework.v1alpha1.interface import Code, FilterPlugin, PreFilterSkip, Status
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
 
 NAME: Final = "VolumeBinding"
@@ -50,8 +50,8 @@ class VolumeBinding:
             reasons.append(ERR_REASON_BIND_CONFLICT)
         return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, tuple(reasons))
 
-    def filter_passes_every_node(self, pod: Pod) -> bool:
-        """Not upstream (FilterShortcut): Filter does nothing for a pod without claims."""
+    def skip_filter(self, pod: Pod) -> bool:
+        """Not upstream (PreFilterSkip): Filter does nothing for a pod without claims."""
         return not pod_has_pvcs(pod)
 
 
@@ -68,4 +68,4 @@ def new(args: object | None, handle) -> VolumeBinding:
 
 
 _: FilterPlugin = VolumeBinding(None)  # type: ignore[arg-type]
-__: FilterShortcut = VolumeBinding(None)  # type: ignore[arg-type]
+__: PreFilterSkip = VolumeBinding(None)  # type: ignore[arg-type]

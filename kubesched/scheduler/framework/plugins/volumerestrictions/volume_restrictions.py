@@ -14,7 +14,7 @@ from typing import Final, Iterable, Optional
 
 from kubesched.api.core import Pod, Volume
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
-from kubesched.scheduler.framework.v1alpha1.interface import Code, FilterPlugin, FilterShortcut, Status
+from kubesched.scheduler.framework.v1alpha1.interface import Code, FilterPlugin, PreFilterSkip, Status
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
 
 NAME: Final = "VolumeRestrictions"
@@ -33,8 +33,8 @@ class VolumeRestrictions:
                     return Status(Code.UNSCHEDULABLE, (ERR_REASON_DISK_CONFLICT,))
         return None
 
-    def filter_passes_every_node(self, pod: Pod) -> bool:
-        """Not upstream (FilterShortcut): no volume is a GCE PD, EBS, RBD or ISCSI disk.
+    def skip_filter(self, pod: Pod) -> bool:
+        """Not upstream (PreFilterSkip): no volume is a GCE PD, EBS, RBD or ISCSI disk.
 
         isVolumeConflict's fast path then answers False for every volume and every pod.
         """
@@ -82,4 +82,4 @@ def new(args: object | None, handle) -> VolumeRestrictions:
 
 
 _: FilterPlugin = VolumeRestrictions()
-__: FilterShortcut = VolumeRestrictions()
+__: PreFilterSkip = VolumeRestrictions()

@@ -17,7 +17,7 @@ from kubesched.controller.volume.scheduling.pv_util import VOLUME_BINDING_WAIT_F
 from kubesched.controller.volume.scheduling.volume_util import get_persistent_volume_claim_class
 from kubesched.scheduler.framework.plugins.volumebinding.volume_binding import pod_has_pvcs
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
-from kubesched.scheduler.framework.v1alpha1.interface import Code, FilterPlugin, FilterShortcut, Status
+from kubesched.scheduler.framework.v1alpha1.interface import Code, FilterPlugin, PreFilterSkip, Status
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
 
 NAME: Final = "VolumeZone"
@@ -93,8 +93,8 @@ class VolumeZone:
             return None  # unbound WaitForFirstConsumer claims are VolumeBinding's business
         return _error("PersistentVolume had no name")
 
-    def filter_passes_every_node(self, pod: Pod) -> bool:
-        """Not upstream (FilterShortcut): only claims are checked, so a pod without any passes."""
+    def skip_filter(self, pod: Pod) -> bool:
+        """Not upstream (PreFilterSkip): only claims are checked, so a pod without any passes."""
         return not pod_has_pvcs(pod)
 
 
@@ -114,4 +114,4 @@ def new(args: object | None, handle) -> VolumeZone:
 
 
 _: FilterPlugin = VolumeZone(None)
-__: FilterShortcut = VolumeZone(None)
+__: PreFilterSkip = VolumeZone(None)
