@@ -8,6 +8,11 @@ Per case: nodes, init pods, measured pods, then one row per tracing mode with po
 the output ends with one line per case ``NAME: X pods/s`` (tracing off when it ran).
 When more than one run is asked for, each runs in a forked child process so its peak RSS
 is its own.
+
+``--compare``: per case, tracing off then on back to back in this one process (same warm
+interpreter, same init objects; the peak RSS is started afresh before each run where Linux
+allows), then ``on / off: time ×T (CPU ×C), peak RSS ×R`` — the cost of tracing, as ratios
+of seconds per pod and of peak RSS.
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pods", type=int, help="measured pods")
     parser.add_argument("--trace", choices=sorted(TRACE_MODES), default="both",
                         help="tracing off, on, or both (default)")
+    parser.add_argument("--compare", action="store_true",
+                        help="tracing off then on in this one process per case, and their time and RSS ratios")
 
 
 def cases(args: argparse.Namespace) -> list[Workload]:
@@ -72,6 +79,29 @@ def run_case(case: Workload, modes: Sequence[bool], *, fork: bool) -> list[runne
     return [_run_forked(case, t, init_objects) for t in modes]
 
 
+def compare_case(case: Workload) -> list[runner.Result]:
+    """Tracing off, then on, in this process, each with its own peak RSS (see the module docstring)."""
+    init_objects = runner.place_init_pods(case)
+    results = []
+    for trace in (False, True):
+        runner.reset_peak_rss()
+        results.append(runner.run(case, trace=trace, init_objects=init_objects))
+    return results
+
+
+def ratio_line(off: runner.Result, on: runner.Result) -> str:
+    """``on / off``: seconds per pod (wall and CPU) and peak RSS, tracing on over tracing off."""
+    def per_pod(r: runner.Result, seconds: float) -> float:
+        return seconds / r.scheduled if r.scheduled else 0.0
+
+    def ratio(a: float, b: float) -> str:
+        return f"{a / b:.2f}" if b > 0 else "-"
+
+    return (f"  on / off: time ×{ratio(per_pod(on, on.seconds), per_pod(off, off.seconds))} "
+            f"(CPU ×{ratio(per_pod(on, on.cpu_seconds), per_pod(off, off.cpu_seconds))}), "
+            f"peak RSS ×{ratio(on.peak_rss_mib, off.peak_rss_mib)}")
+
+
 def format_row(result: runner.Result) -> str:
     per_cpu = result.scheduled / result.cpu_seconds if result.cpu_seconds > 0 else 0.0
     return (f"  {'on' if result.trace else 'off':<6}{result.pods_per_second:>9.1f}{per_cpu:>11.1f}"
@@ -102,10 +132,12 @@ def run_bench(args: argparse.Namespace, out: Optional[TextIO] = None) -> int:
     for case in selected:
         print(f"{case.label}: nodes={case.nodes} init-pods={case.init_pods} pods={case.pods}", file=out)
         print(HEADER, file=out)
-        results = run_case(case, modes, fork=fork)
+        results = compare_case(case) if getattr(args, "compare", False) else run_case(case, modes, fork=fork)
         for result in results:
             print(format_row(result), file=out)
-        if len(results) == 2 and results[1].pods_per_second > 0:
+        if getattr(args, "compare", False):
+            print(ratio_line(*results), file=out)
+        elif len(results) == 2 and results[1].pods_per_second > 0:
             print(f"  tracing on is {results[0].pods_per_second / results[1].pods_per_second:.2f}x slower", file=out)
         out.flush()
         summaries.append(summary_line(results))

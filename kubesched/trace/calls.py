@@ -17,7 +17,6 @@ if called.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Iterator
 
 from kubesched.trace import upstream
@@ -42,8 +41,6 @@ ADD_POD, REMOVE_POD = "PreFilterExtensionAddPod", "PreFilterExtensionRemovePod"
 # (extension point, plugin, node, PluginCall) of one call, before the envelope is added.
 _Call = tuple[str, str, str, PluginCall]
 
-_location = functools.lru_cache(maxsize=None)(upstream.plugin_location)
-
 
 def plugin_calls(records: Iterable[Record]) -> list[Record]:
     """Every plugin call the records hold, in call order (one list for the whole sequence)."""
@@ -57,7 +54,7 @@ def calls_of(record: Record) -> list[Record]:
         return []
     out = []
     for point, plugin, node, data in derive(record.data, record.node or ""):
-        file, func = _location(plugin, point)
+        file, func = upstream.plugin_location(plugin, point)
         out.append(Record(record.seq, record.time, Kind.PLUGIN_CALL, record.cycle, record.pod, record.profile,
                           node or None, plugin, file, func, data))
     return out

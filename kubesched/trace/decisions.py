@@ -119,11 +119,15 @@ class Scores(Sequence[int]):
 def _pack(values: Sequence[int]) -> int | bytes | array | tuple:
     if not values:
         return ()
+    try:
+        packed = bytes(values)  # scores are 0..100 most of the time: one pass in C
+    except (ValueError, TypeError):
+        pass
+    else:
+        return values[0] if packed.count(packed[:1]) == len(packed) else packed
     lo, hi = min(values), max(values)
     if lo == hi:
         return values[0]
-    if lo >= 0 and hi <= 255:
-        return bytes(values)
     for code, low, high in _ARRAY_TYPES:
         if low <= lo and hi <= high:
             return array(code, values)
@@ -131,7 +135,7 @@ def _pack(values: Sequence[int]) -> int | bytes | array | tuple:
 
 
 def as_scores(value: Sequence[int] | None) -> Scores | None:
-    return value if value is None or isinstance(value, Scores) else Scores(value)
+    return value if value is None or type(value) is Scores else Scores(value)
 
 
 # -- statuses ------------------------------------------------------------------------------------------

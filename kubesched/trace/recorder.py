@@ -94,7 +94,6 @@ from kubesched.trace.records import (
 )
 
 __all__ = ["TraceRecorder", "object_ref", "pod_key"]
-
 _PERMIT = "Permit"
 _ADD_POD = "PreFilterExtensionAddPod"
 _SKIPPED_CACHE_EVENTS = frozenset({"Assume", "Forget"})
@@ -147,6 +146,9 @@ class TraceRecorder:
         self._active: _Ctx = _NO_CTX
         self._phase: dict[str, str] = {}
         self._interned: dict[Any, Any] = {}
+        self._point_runs: dict[tuple, PointRun] = {}  # (point, phase, results) → its PointRun
+        self._phases: dict[tuple[str, str, str], Phase] = {}
+        self._last_pod: tuple[Any, str | None] = (None, None)
 
     # -- wiring ------------------------------------------------------------------------------
     @property
@@ -207,15 +209,26 @@ class TraceRecorder:
     def _emit(self, kind: Kind, pod: str | None, data: Payload = None, *, node: str | None = None,
               plugin: str | None = None, loc: tuple[str, str] | None = None,
               ctx: _Ctx | None = None, time: float | None = None) -> None:
-        cycle, profile = ctx if ctx is not None else self._context(pod)
+        if ctx is None:
+            ctx = self._ctx.get(pod, self._active) if pod is not None else self._active
         file, func = loc if loc is not None else upstream.KIND_LOCATION[kind]
         trace = self._trace
-        trace.append(Record(len(trace), self._now() if time is None else time, kind, cycle, pod, profile,
-                            node or None, plugin, file, func, data))
+        clock = self.clock
+        if time is None:
+            time = float(clock.now()) if clock is not None else 0.0
+        trace.append(Record(len(trace), time, kind, ctx[0], pod, ctx[1], node or None, plugin, file, func, data))
+
+    def _key(self, pod: Any) -> str | None:
+        """``pod_key``, remembered for the last pod (hooks hear the same pod object many times a cycle)."""
+        last, key = self._last_pod
+        if pod is not last or pod is None:
+            key = pod_key(pod)
+            self._last_pod = (pod, key)
+        return key
 
     def _decision(self, pod: Any, profile: str) -> tuple[str | None, _Ctx, str]:
         """A decision record's pod key, context (the framework's profile when the cycle has none) and phase."""
-        key = pod_key(pod)
+        key = self._key(pod)
         cycle, ctx_profile = self._context(key)
         phase = self._phase.get(key, "") if key is not None else ""
         return key, (cycle, ctx_profile or profile or None), phase
@@ -228,6 +241,16 @@ class TraceRecorder:
             if len(table) >= _INTERNED_MAX:
                 table.clear()
             table[value] = found = value
+        return found
+
+    def _phase_data(self, phase: str, code: str = "", message: str = "") -> Phase:
+        """The Phase payload, one object for equal ones (most phases start and end the same way every cycle)."""
+        phases = self._phases
+        found = phases.get((phase, code, message))
+        if found is None:
+            if len(phases) >= _INTERNED_MAX:
+                phases.clear()
+            phases[(phase, code, message)] = found = Phase(phase, code, message)
         return found
 
     def _status(self, plugin: str, status: Any) -> PluginStatus:
@@ -256,9 +279,9 @@ class TraceRecorder:
         """A runner starts (a framework's ``observer``; the generic scheduler's Filter walk)."""
         if not self.enabled:
             return
-        key = pod_key(pod)
+        key = self._key(pod)
         if not self._same_as_scheduler_phase(key, extension_point):
-            self._emit(Kind.PHASE_START, key, Phase(extension_point), node=node,
+            self._emit(Kind.PHASE_START, key, self._phase_data(extension_point), node=node,
                        loc=upstream.phase_location(extension_point))
 
     def extension_point_end(self, *, extension_point: str, pod: Any, profile: str, node: str = "",
@@ -266,17 +289,26 @@ class TraceRecorder:
         """A runner ends: its plugins' ``(plugin, status, timeout)`` as a POINT_RUN, then PHASE_END."""
         if not self.enabled:
             return
-        results = tuple(results)
         key, ctx, phase = self._decision(pod, profile)
         if results:
-            statuses = tuple(self._status(name, status) for name, status, _ in results)
-            timeouts = tuple(timeout for _, _, timeout in results) if extension_point == _PERMIT else ()
-            self._emit(Kind.POINT_RUN, key, self._intern(PointRun(extension_point, statuses, timeouts, phase)),
-                       node=node, loc=(upstream.FRAMEWORK_GO, upstream.RUNNER.get(extension_point, "framework")),
-                       ctx=ctx)
+            self._emit(Kind.POINT_RUN, key, self._point_run(extension_point, phase, tuple(results)), node=node,
+                       loc=(upstream.FRAMEWORK_GO, upstream.RUNNER.get(extension_point, "framework")), ctx=ctx)
         if not self._same_as_scheduler_phase(key, extension_point):
-            self._emit(Kind.PHASE_END, key, Phase(extension_point, code, message), node=node,
+            self._emit(Kind.PHASE_END, key, self._phase_data(extension_point, code, message), node=node,
                        loc=upstream.phase_location(extension_point))
+
+    def _point_run(self, point: str, phase: str, results: tuple) -> PointRun:
+        """The PointRun of a runner's results, one object for equal results (statuses are values)."""
+        runs = self._point_runs
+        cache_key = (point, phase, results)
+        run = runs.get(cache_key)
+        if run is None:
+            statuses = tuple(self._status(name, status) for name, status, _ in results)
+            timeouts = tuple(timeout for _, _, timeout in results) if point == _PERMIT else ()
+            if len(runs) >= _INTERNED_MAX:
+                runs.clear()
+            runs[cache_key] = run = self._intern(PointRun(point, statuses, timeouts, phase))
+        return run
 
     def _same_as_scheduler_phase(self, key: str | None, extension_point: str) -> bool:
         return key is not None and self._phase.get(key) == extension_point
@@ -285,7 +317,7 @@ class TraceRecorder:
     def pod_popped(self, *, pod: Any, scheduling_cycle: int, attempts: int) -> None:
         if not self.enabled:
             return
-        key = pod_key(pod)
+        key = self._key(pod)
         self._active = (scheduling_cycle, pod.spec.scheduler_name)
         if key is not None:
             self._ctx[key] = self._active
@@ -294,7 +326,7 @@ class TraceRecorder:
     def cycle_start(self, *, pod: Any, profile: str, scheduling_cycle: int) -> None:
         if not self.enabled:
             return
-        key = pod_key(pod)
+        key = self._key(pod)
         self._active = (scheduling_cycle, profile)
         if key is not None:
             self._ctx[key] = self._active
@@ -304,7 +336,7 @@ class TraceRecorder:
                   message: str) -> None:
         if not self.enabled:
             return
-        key = pod_key(pod)
+        key = self._key(pod)
         self._emit(Kind.CYCLE_END, key, CycleInfo(result=result, message=message), node=node,
                    ctx=(scheduling_cycle, profile))
         self._active = _NO_CTX
@@ -315,39 +347,39 @@ class TraceRecorder:
     def phase_start(self, *, phase: str, pod: Any, node: str) -> None:
         if not self.enabled:
             return
-        key = pod_key(pod)
+        key = self._key(pod)
         if key is not None:
             self._phase[key] = phase
-        self._emit(Kind.PHASE_START, key, Phase(phase), node=node, loc=upstream.phase_location(phase))
+        self._emit(Kind.PHASE_START, key, self._phase_data(phase), node=node, loc=upstream.phase_location(phase))
 
     def phase_end(self, *, phase: str, pod: Any, node: str, code: str, message: str) -> None:
         if not self.enabled:
             return
-        key = pod_key(pod)
-        self._emit(Kind.PHASE_END, key, Phase(phase, code, message), node=node, loc=upstream.phase_location(phase))
+        key = self._key(pod)
+        self._emit(Kind.PHASE_END, key, self._phase_data(phase, code, message), node=node, loc=upstream.phase_location(phase))
         if key is not None and self._phase.get(key) == phase:
             del self._phase[key]
 
     def assume(self, *, pod: Any, node: str) -> None:
         if self.enabled:
-            self._emit(Kind.ASSUME, pod_key(pod), node=node)
+            self._emit(Kind.ASSUME, self._key(pod), node=node)
 
     def forget(self, *, pod: Any, node: str) -> None:
         if self.enabled:
-            self._emit(Kind.FORGET, pod_key(pod), node=node)
+            self._emit(Kind.FORGET, self._key(pod), node=node)
 
     def permit_wait(self, *, pod: Any, node: str, pending_plugins: Iterable[str]) -> None:
         if self.enabled:
-            self._emit(Kind.PERMIT_WAIT, pod_key(pod), PermitWait(tuple(pending_plugins)), node=node)
+            self._emit(Kind.PERMIT_WAIT, self._key(pod), PermitWait(tuple(pending_plugins)), node=node)
 
     def binding_cycle_start(self, *, pod: Any, node: str) -> None:
         if self.enabled:
-            self._emit(Kind.BINDING_CYCLE_START, pod_key(pod), node=node)
+            self._emit(Kind.BINDING_CYCLE_START, self._key(pod), node=node)
 
     def binding_cycle_end(self, *, pod: Any, node: str, result: str, message: str) -> None:
         if not self.enabled:
             return
-        key = pod_key(pod)
+        key = self._key(pod)
         self._emit(Kind.BINDING_CYCLE_END, key, Outcome(result, message), node=node)
         if key is not None:
             self._ctx.pop(key, None)
@@ -355,27 +387,27 @@ class TraceRecorder:
 
     def bind(self, *, pod: Any, node: str, binder: str, error: BaseException | None) -> None:
         if self.enabled:
-            self._emit(Kind.BIND, pod_key(pod), BindResult(binder, None if error is None else str(error)), node=node)
+            self._emit(Kind.BIND, self._key(pod), BindResult(binder, None if error is None else str(error)), node=node)
 
     def scheduling_failure(self, *, pod: Any, reason: str, message: str, error: BaseException | None) -> None:
         if self.enabled:
-            self._emit(Kind.SCHEDULING_FAILURE, pod_key(pod),
+            self._emit(Kind.SCHEDULING_FAILURE, self._key(pod),
                        SchedulingFailure(reason, message, "" if error is None else str(error)))
 
     def nominate(self, *, pod: Any, node: str) -> None:
         if self.enabled:
-            self._emit(Kind.NOMINATE, pod_key(pod), node=node)
+            self._emit(Kind.NOMINATE, self._key(pod), node=node)
 
     def victim(self, *, pod: Any, preemptor: Any, node: str) -> None:
         if not self.enabled:
             return
         preemptor_key = pod_key(preemptor)
-        self._emit(Kind.VICTIM, pod_key(pod), Victim(preemptor_key or ""), node=node,
+        self._emit(Kind.VICTIM, self._key(pod), Victim(preemptor_key or ""), node=node,
                    ctx=self._context(preemptor_key))
 
     def clear_nomination(self, *, pod: Any) -> None:
         if self.enabled:
-            self._emit(Kind.CLEAR_NOMINATION, pod_key(pod))
+            self._emit(Kind.CLEAR_NOMINATION, self._key(pod))
 
     def log(self, verbosity: int, message: str, *, severity: str = "I", site: tuple[str, str] | None = None) -> None:
         """The engine's ``log`` callable: klog verbosity, message, severity (I/W/E), (file, func)."""
@@ -386,13 +418,13 @@ class TraceRecorder:
     def requeue(self, *, pod: Any, scheduling_cycle: int) -> None:
         if not self.enabled:
             return
-        key = pod_key(pod)
+        key = self._key(pod)
         self._emit(Kind.REQUEUE, key, ctx=(scheduling_cycle, self._context(key)[1]))
 
     def queue_move(self, pod: Any, source: str, target: str, event: str) -> None:
         """The queue's ``on_move(pod, from, to, event)``; also accepts the factory's keywords."""
         if self.enabled:
-            self._emit(Kind.QUEUE_MOVE, pod_key(pod), QueueMove(source, target, event),
+            self._emit(Kind.QUEUE_MOVE, self._key(pod), QueueMove(source, target, event),
                        loc=upstream.queue_location(source, target, event))
 
     on_move = queue_move
@@ -424,7 +456,7 @@ class TraceRecorder:
                         nodes_out: Iterable[str] | None, failed: Mapping[str, str], error: str | None,
                         ignored: bool) -> None:
         if self.enabled:
-            self._emit(Kind.EXTENDER_CALL, pod_key(pod),
+            self._emit(Kind.EXTENDER_CALL, self._key(pod),
                        ExtenderCall("Filter", extender, tuple(nodes_in),
                                     None if nodes_out is None else tuple(nodes_out), _pairs(failed.items()),
                                     error=error, ignored=ignored))
@@ -432,7 +464,7 @@ class TraceRecorder:
     def extender_prioritize(self, *, pod: Any, extender: str, scores: Iterable[tuple[str, int]], weight: int,
                             error: str | None) -> None:
         if self.enabled:
-            self._emit(Kind.EXTENDER_CALL, pod_key(pod),
+            self._emit(Kind.EXTENDER_CALL, self._key(pod),
                        ExtenderCall("Prioritize", extender, scores=_pairs(scores), weight=weight, error=error,
                                     ignored=error is not None),
                        loc=(upstream.GENERIC_SCHEDULER_GO, "genericScheduler.prioritizeNodes"))
@@ -464,7 +496,7 @@ class TraceRecorder:
     def schedule_result(self, *, pod: Any, suggested_host: str, evaluated_nodes: int, feasible_nodes: int,
                         shortcut: bool) -> None:
         if self.enabled:
-            self._emit(Kind.SCHEDULE_RESULT, pod_key(pod),
+            self._emit(Kind.SCHEDULE_RESULT, self._key(pod),
                        ScheduleResult(suggested_host, evaluated_nodes, feasible_nodes, shortcut), node=suggested_host)
 
     # -- core/preemption.py ----------------------------------------------------------------------------
@@ -497,7 +529,7 @@ class TraceRecorder:
     def preemption_extender(self, *, pod: Any, extender: str, nodes_in: Iterable[str],
                             nodes_out: Iterable[str] | None, error: str | None, ignored: bool) -> None:
         if self.enabled:
-            self._emit(Kind.EXTENDER_CALL, pod_key(pod),
+            self._emit(Kind.EXTENDER_CALL, self._key(pod),
                        ExtenderCall("ProcessPreemption", extender, tuple(nodes_in),
                                     None if nodes_out is None else tuple(nodes_out), error=error, ignored=ignored),
                        loc=(upstream.GENERIC_SCHEDULER_GO, "processPreemptionWithExtenders"))

@@ -283,9 +283,14 @@ PAYLOAD_OF: dict[Kind, type | None] = {
 DERIVED_KINDS: frozenset[Kind] = frozenset({Kind.PLUGIN_CALL})
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Record:
-    """One trace entry: the common envelope and a kind-specific ``data`` payload."""
+    """One trace entry: the common envelope and a kind-specific ``data`` payload.
+
+    Frozen like every payload; its ``__init__`` sets the slots directly instead of through the
+    frozen dataclass's per-field ``object.__setattr__`` (the recorder makes one per step, and
+    that halves the cost). Same signature, defaults and values as the generated one.
+    """
 
     seq: int
     time: float
@@ -298,6 +303,26 @@ class Record:
     file: str = ""
     func: str = ""
     data: Payload = None
+
+    def __init__(self, seq: int, time: float, kind: Kind, cycle: int | None = None, pod: str | None = None,
+                 profile: str | None = None, node: str | None = None, plugin: str | None = None, file: str = "",
+                 func: str = "", data: Payload = None) -> None:
+        _set_seq(self, seq)
+        _set_time(self, time)
+        _set_kind(self, kind)
+        _set_cycle(self, cycle)
+        _set_pod(self, pod)
+        _set_profile(self, profile)
+        _set_node(self, node)
+        _set_plugin(self, plugin)
+        _set_file(self, file)
+        _set_func(self, func)
+        _set_data(self, data)
+
+
+(_set_seq, _set_time, _set_kind, _set_cycle, _set_pod, _set_profile, _set_node, _set_plugin, _set_file, _set_func,
+ _set_data) = (getattr(Record, name).__set__ for name in (
+    "seq", "time", "kind", "cycle", "pod", "profile", "node", "plugin", "file", "func", "data"))
 
 
 KindFilter = Union[Kind, Iterable[Kind], None]
@@ -314,23 +339,26 @@ class Trace(Sequence[Record]):
 
     def __init__(self, records: Iterable[Record] = ()) -> None:
         self._records: list[Record] = []
-        self._by_cycle: dict[int, list[range]] = {}  # each cycle's seqs, as runs
+        self._by_cycle: dict[int, list[list[int]]] = {}  # each cycle's seqs, as [start, stop) runs
         for record in records:
             self.append(record)
 
     def append(self, record: Record) -> None:
         """Add the next record; its ``seq`` must equal the current length."""
-        seq = len(self._records)
+        records = self._records
+        seq = len(records)
         if record.seq != seq:
             raise ValueError(f"record seq {record.seq} != trace length {seq}")
         cycle = record.cycle
         if cycle is not None:
-            runs = self._by_cycle.setdefault(cycle, [])
-            if runs and runs[-1].stop == seq:
-                runs[-1] = range(runs[-1].start, seq + 1)
+            runs = self._by_cycle.get(cycle)
+            if runs is None:
+                self._by_cycle[cycle] = [[seq, seq + 1]]
+            elif runs[-1][1] == seq:
+                runs[-1][1] = seq + 1
             else:
-                runs.append(range(seq, seq + 1))
-        self._records.append(record)
+                runs.append([seq, seq + 1])
+        records.append(record)
 
     def __len__(self) -> int:
         return len(self._records)
@@ -381,4 +409,4 @@ class Trace(Sequence[Record]):
     def for_cycle(self, cycle: int) -> list[Record]:
         """Every record of one scheduling cycle (its binding cycle included), in trace order."""
         records = self._records
-        return [records[i] for run in self._by_cycle.get(cycle, ()) for i in run]
+        return [record for start, stop in self._by_cycle.get(cycle, ()) for record in records[start:stop]]

@@ -167,7 +167,7 @@ PHASE_LOCATION: Final[dict[str, Location]] = {
 
 
 def phase_location(phase: str) -> Location:
-    return PHASE_LOCATION.get(phase, KIND_LOCATION[Kind.PHASE_START])
+    return PHASE_LOCATION.get(phase) or KIND_LOCATION[Kind.PHASE_START]
 
 
 # -- queue moves -----------------------------------------------------------------------------------

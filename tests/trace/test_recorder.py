@@ -66,8 +66,8 @@ def filter_run_kwargs(**changes) -> dict:
 def score_detail() -> ScoreDetail:
     """Plugins Spread (weight 2, NormalizeScore) and Least (weight 1, constant 3) on n1, n2."""
     raw = [[10, 20], [3, 3]]
-    return ScoreDetail(["Spread", "Least"], [2, 1], ["n1", "n2"], raw, {1: 3}, [[50, 100], raw[1]], [0], None, None,
-                       {"n1": 4}, [106, 243])
+    return ScoreDetail(["Spread", "Least"], [2, 1], ["n1", "n2"], raw, {1: 3},
+                       [[50, 100], raw[1]], [0], None, None, {"n1": 4}, [106, 243])
 
 
 def preemption_report() -> PreemptionReport:

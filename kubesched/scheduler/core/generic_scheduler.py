@@ -455,7 +455,8 @@ class GenericScheduler:
             for ns in result:
                 ns.score += combined.get(ns.name, 0) * (MAX_NODE_SCORE // MAX_EXTENDER_PRIORITY)
         if detail is not None:
-            detail.extender_scores, detail.totals = combined, [ns.score for ns in result]
+            detail.extender_scores = combined
+            detail.totals = [ns.score for ns in result] if combined else totals
         return result
 
     def _extender_prioritize(self, extender: SchedulerExtender, pod: Pod, nodes: list[Node],

@@ -107,11 +107,12 @@ class ScoreDetail:
 
     ``score_columns`` fills plugins … normalize_failure: ``raw[p]`` plugin ``p``'s scores
     node by node (``constants[p]`` when the plugin promised one score for every node),
-    ``normalized`` every plugin's scores after NormalizeScore (None if it never ran; a list
-    is ``raw[p]`` itself for a plugin without NormalizeScore), ``normalize_plugins`` the
-    plugins whose NormalizeScore ran, ``score_failure`` (node index, plugin index, score,
-    status) of a failed Score call. The generic scheduler adds ``extender_scores`` and
-    ``totals`` (prioritizeNodes) and ``error``.
+    ``normalized[p]`` its scores after NormalizeScore (``raw[p]`` itself for a plugin without
+    NormalizeScore; None if it never ran),
+    ``normalize_plugins`` the plugins whose NormalizeScore ran, ``score_failure`` (node index,
+    plugin index, score, status) of a failed Score call. The generic scheduler adds
+    ``extender_scores`` and ``totals`` (prioritizeNodes' result) and ``error``. The
+    lists are the runner's own, taken as they are (an observer reads them, never changes them).
     """
 
     plugins: list[str] = field(default_factory=list)
@@ -389,14 +390,14 @@ class Framework:
             return None, _error(f"error while running score plugin for pod {go_quote(_pod_name(pod))}: "
                                 f"{failed[3].message()}")
         lists, failure = self._normalize(state, pod, plugins, node_names, raw, normalize)
+        values = [scores if lst is None else [ns.score for ns in lst] for scores, lst in zip(raw, lists)]
         if detail is not None:
-            detail.normalized = [scores if lst is None else [ns.score for ns in lst] for scores, lst in zip(raw, lists)]
-            detail.normalize_plugins = [index for index, _ in normalize]
+            detail.normalized, detail.normalize_plugins = values, [index for index, _ in normalize]
             detail.normalize_failure = normalize[-1][1] if failure is not None else None
         if failure is not None:
             return None, _error(f"error while running normalize score plugin for pod "
                                 f"{go_quote(_pod_name(pod))}: {failure}")
-        columns, failure = self._apply_weights(plugins, raw, lists)
+        columns, failure = self._apply_weights(plugins, values)
         if failure is not None:
             return None, _error(f"error while applying score defaultWeights for pod "
                                 f"{go_quote(_pod_name(pod))}: {failure}")
@@ -448,14 +449,14 @@ class Framework:
                 return lists, f"normalize score plugin {go_quote(pl.name())} failed with error {status.message()}"
         return lists, None
 
-    def _apply_weights(self, plugins: list[Any], raw: list[list[int]], lists: list[Optional[NodeScoreList]]
+    def _apply_weights(self, plugins: list[Any], normalized: list[list[int]]
                        ) -> tuple[Optional[dict[str, list[int]]], Optional[str]]:
-        """Range-check each plugin's scores in order and multiply by its weight: (columns, failure)."""
+        """Range-check each plugin's scores (after NormalizeScore) in order and multiply by its weight:
+        (columns, failure)."""
         columns: dict[str, list[int]] = {}
-        for pl, scores, normalized in zip(plugins, raw, lists):
+        for pl, values in zip(plugins, normalized):
             name = pl.name()
             weight = self.plugin_name_to_weight[name]
-            values = scores if normalized is None else [ns.score for ns in normalized]
             if values and (min(values) < MIN_NODE_SCORE or max(values) > MAX_NODE_SCORE):
                 bad = next(v for v in values if v > MAX_NODE_SCORE or v < MIN_NODE_SCORE)
                 return None, (f"score plugin {go_quote(name)} returns an invalid score {bad}, "
