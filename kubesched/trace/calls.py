@@ -132,7 +132,7 @@ def _score_calls(run: ScoreRun, _node: str) -> Iterator[_Call]:
     last = len(run.normalize_plugins) - 1
     for k, p in enumerate(run.normalize_plugins):
         status = run.normalize_failure if k == last else None
-        scores = tuple(zip(run.nodes, run.normalized[p])) if run.normalized else ()
+        scores = tuple(zip(run.nodes, run.normalized_scores(p))) if run.normalized else ()
         yield _call(NORMALIZE, run.phase, run.plugins[p], "", status.code if status else SUCCESS,
                     status.reasons if status else (), weight=run.weights[p], scores=scores)
 

@@ -18,9 +18,10 @@ runners). Each payload holds the facts upstream's function had at hand when it d
 - ``PointRun`` (POINT_RUN): the plugins of an extension point that runs once per cycle
   (PreFilter, PreScore, Reserve, Permit, PreBind, Bind, PostBind, Unreserve), each with its status.
 
-Every payload is frozen and holds plain values only. Columns of scores are ``Scores`` (an
-immutable int sequence stored compactly); a run's ``nodes`` tuple is shared between records
-while the snapshot's node list is unchanged. ``kubesched.trace.calls`` turns these records
+Every payload is frozen and holds plain values only. A column of scores is packed (``pack``:
+one int, ``bytes``, or a tuple of ints; ``unpack`` reads it), which keeps a ScoreRun to one
+object for the garbage collector whatever the number of nodes; a run's ``nodes`` tuple is
+shared between records while the snapshot's node list is unchanged. ``kubesched.trace.calls`` turns these records
 into the per-call rows (PLUGIN_CALL) in the order the calls were made.
 
 Deviations from per-call recording: a Filter plugin that returns ``Error`` is recorded with
@@ -30,10 +31,9 @@ a plugin that raises (a bug, like a Go panic) leaves no status.
 
 from __future__ import annotations
 
-from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import overload
+from typing import Union
 
 __all__ = [
     "PASSED",
@@ -48,94 +48,39 @@ __all__ = [
     "PreemptionNode",
     "ScoreFailure",
     "ScoreRun",
-    "Scores",
+    "pack",
+    "unpack",
 ]
 
 SUCCESS = "Success"
 UNSCHEDULABLE_CODES = frozenset({"Unschedulable", "UnschedulableAndUnresolvable"})
 MIN_NODE_SCORE, MAX_NODE_SCORE = 0, 100
-_ARRAY_TYPES = (("h", -2**15, 2**15 - 1), ("i", -2**31, 2**31 - 1), ("q", -2**63, 2**63 - 1))
+_EXTENDER_FACTOR = 10  # MaxNodeScore / extenderv1.MaxExtenderPriority, as prioritizeNodes scales
 
 
-class Scores(Sequence[int]):
-    """An immutable sequence of ints, stored compactly (it equals any sequence of the same ints).
+Column = Union[int, bytes, tuple[int, ...]]
 
-    One value when all are equal, ``bytes`` when all are in 0..255, else the smallest array
-    type that holds them (a tuple beyond 64 bits).
+
+def pack(values: Sequence[int]) -> Column:
+    """A column of scores in its smallest form; no form is an object the garbage collector walks.
+
+    One int when every value is the same (a constant column: that score at every node);
+    else ``bytes`` when every value is in 0..255 (scores are 0..100 most of the time); else a
+    tuple of the ints. Equal values give the same form, so columns compare by value.
     """
-
-    __slots__ = ("_data", "_len")
-
-    def __init__(self, values: Iterable[int] = ()) -> None:
-        values = values if isinstance(values, (list, tuple)) else list(values)
-        self._len = len(values)
-        self._data: int | bytes | array | tuple = _pack(values)
-
-    @classmethod
-    def constant(cls, value: int, count: int) -> Scores:
-        """``count`` times ``value`` (without building the list)."""
-        out = cls.__new__(cls)
-        out._len, out._data = count, value
-        return out
-
-    def __len__(self) -> int:
-        return self._len
-
-    @overload
-    def __getitem__(self, index: int) -> int: ...
-    @overload
-    def __getitem__(self, index: slice) -> Scores: ...
-
-    def __getitem__(self, index: int | slice) -> int | Scores:
-        if isinstance(index, slice):
-            return Scores([self[i] for i in range(self._len)[index]])
-        data = self._data
-        if type(data) is int:
-            if not -self._len <= index < self._len:
-                raise IndexError("Scores index out of range")
-            return data
-        return data[index]
-
-    def __iter__(self) -> Iterator[int]:
-        data = self._data
-        if type(data) is int:
-            return iter((data,) * self._len)
-        return iter(data)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Scores):
-            return self._len == other._len and (self._data == other._data or list(self) == list(other))
-        if isinstance(other, (list, tuple)):
-            return list(self) == list(other)
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(tuple(self))
-
-    def __repr__(self) -> str:
-        return f"Scores({list(self)})"
-
-
-def _pack(values: Sequence[int]) -> int | bytes | array | tuple:
     if not values:
-        return ()
+        return b""
     try:
-        packed = bytes(values)  # scores are 0..100 most of the time: one pass in C
+        packed = bytes(values)  # one pass in C
     except (ValueError, TypeError):
-        pass
-    else:
-        return values[0] if packed.count(packed[:1]) == len(packed) else packed
-    lo, hi = min(values), max(values)
-    if lo == hi:
-        return values[0]
-    for code, low, high in _ARRAY_TYPES:
-        if low <= lo and hi <= high:
-            return array(code, values)
-    return tuple(values)
+        first = values[0]
+        return first if all(v == first for v in values) else tuple(values)
+    return values[0] if packed.count(packed[:1]) == len(packed) else packed
 
 
-def as_scores(value: Sequence[int] | None) -> Scores | None:
-    return value if value is None or type(value) is Scores else Scores(value)
+def unpack(column: Column, count: int) -> Sequence[int]:
+    """A column's values as an int sequence (``count``: how many a constant column stands for)."""
+    return (column,) * count if type(column) is int else column
 
 
 # -- statuses ------------------------------------------------------------------------------------------
@@ -300,32 +245,42 @@ class ScoreFailure:
 class ScoreRun:
     """One prioritizeNodes (RunScorePlugins inside it) and the selectHost that read it.
 
-    ``raw[p][i]`` is plugin ``p``'s Score for ``nodes[i]`` (only the calls made when a Score
-    call failed); ``normalized[p]`` every plugin's scores once NormalizeScore was over (a
-    plugin without NormalizeScore keeps its raw scores; () when it never ran);
-    ``normalize_plugins`` the plugins whose NormalizeScore ran, in order. ``totals`` is what
-    selectHost read (empty when RunScorePlugins failed, ``error`` then says why);
+    ``raw[p]`` is plugin ``p``'s Score column, node by node in ``nodes`` order (only the calls
+    made when a Score call failed); ``normalized[p]`` every plugin's scores once NormalizeScore
+    was over (a plugin without NormalizeScore keeps its raw scores; () when it never ran);
+    columns are packed (``pack``; read them with ``raw_scores``/``normalized_scores``).
+    ``normalize_plugins`` the plugins whose NormalizeScore ran, in order. ``totals`` (derived)
+    is what selectHost read (empty when RunScorePlugins failed, ``error`` then says why);
     ``selected`` its pick.
     """
 
     plugins: tuple[str, ...]
     weights: tuple[int, ...]
     nodes: tuple[str, ...]
-    raw: tuple[Scores, ...]
-    normalized: tuple[Scores, ...] = ()
+    raw: tuple[Column, ...]
+    normalized: tuple[Column, ...] = ()
     normalize_plugins: tuple[int, ...] = ()
     score_failure: ScoreFailure | None = None
     normalize_failure: PluginStatus | None = None
     error: str = ""
     extender_scores: tuple[tuple[str, int], ...] = ()  # combined extender score × weight, before × 10
-    totals: Scores = Scores()
+    fixed_totals: Column | None = None         # the totals when no Score plugin ran (1 per node without extenders)
     selected: str = ""
     phase: str = "Schedule"
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "raw", tuple(as_scores(c) for c in self.raw))
-        object.__setattr__(self, "normalized", tuple(as_scores(c) for c in self.normalized))
-        object.__setattr__(self, "totals", as_scores(self.totals))
+    def __post_init__(self) -> None:  # a loaded trace gives int lists: pack them as the recorder did
+        for name in ("raw", "normalized"):
+            columns = getattr(self, name)
+            if any(type(c) is not int and type(c) is not bytes for c in columns):
+                object.__setattr__(self, name, tuple(c if type(c) is int else pack(c) for c in columns))
+        if self.fixed_totals is not None and type(self.fixed_totals) is not int:
+            object.__setattr__(self, "fixed_totals", pack(self.fixed_totals))
+
+    def raw_scores(self, plugin_index: int) -> Sequence[int]:
+        return unpack(self.raw[plugin_index], len(self.nodes))
+
+    def normalized_scores(self, plugin_index: int) -> Sequence[int]:
+        return unpack(self.normalized[plugin_index], len(self.nodes))
 
     @property
     def scored(self) -> bool:
@@ -338,12 +293,11 @@ class ScoreRun:
         if failure is not None and (node_index, plugin_index) == (failure.node_index, failure.plugin_index):
             raw: int | None = failure.raw_score
         else:
-            column = self.raw[plugin_index]
-            raw = column[node_index] if node_index < len(column) else None
+            raw = self.raw_scores(plugin_index)[node_index]
         weight = self.weights[plugin_index]
         if not self.scored:
             return raw, None, weight, None
-        norm = self.normalized[plugin_index][node_index]
+        norm = self.normalized_scores(plugin_index)[node_index]
         return raw, norm, weight, norm * weight if MIN_NODE_SCORE <= norm <= MAX_NODE_SCORE else None
 
     def calls(self) -> int:
@@ -354,13 +308,29 @@ class ScoreRun:
         return failure.node_index * len(self.plugins) + failure.plugin_index + 1
 
     @property
+    def totals(self) -> Sequence[int]:
+        """prioritizeNodes' sums, node by node: the weighted scores plus the extender score × 10
+        (MaxNodeScore / MaxExtenderPriority); ``fixed_totals`` when no Score plugin ran; ()
+        when RunScorePlugins failed."""
+        if self.fixed_totals is not None:
+            return tuple(unpack(self.fixed_totals, len(self.nodes)))
+        if self.error or not self.scored:
+            return ()
+        extender = dict(self.extender_scores)
+        columns = [[v * w for v in self.normalized_scores(p)] for p, w in enumerate(self.weights)]
+        return tuple(sum(column[i] for column in columns) + extender.get(node, 0) * _EXTENDER_FACTOR
+                     for i, node in enumerate(self.nodes))
+
+    @property
     def max_score(self) -> int | None:
-        return max(self.totals) if len(self.totals) else None
+        totals = self.totals
+        return max(totals) if totals else None
 
     def ties(self) -> tuple[str, ...]:
         """The nodes with the highest total, in list order (selectHost draws among them)."""
-        best = self.max_score
-        return tuple(node for node, total in zip(self.nodes, self.totals) if total == best)
+        totals = self.totals
+        best = max(totals) if totals else None
+        return tuple(node for node, total in zip(self.nodes, totals) if total == best)
 
 
 # -- Preempt --------------------------------------------------------------------------------------------------

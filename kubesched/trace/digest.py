@@ -8,8 +8,8 @@ rounded to microseconds (``round(x, 6)``), and a float that is integral is writt
 such (``5.0``), so the same run gives the same bytes on every machine. The envelope's
 ``kind`` is the Kind's value; ``data`` is ``{"@type": <payload class>, <fields>…}`` or null;
 tuples become lists. ``loads``/``record_from_dict`` invert it exactly for traces whose
-floats are already whole microseconds (simulated times are). A ``Scores`` column is a list of
-its ints (decision payloads turn it back into ``Scores`` when loaded).
+floats are already whole microseconds (simulated times are). A packed score column of ``bytes``
+is the list of its ints (a ScoreRun packs it again when loaded).
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from collections.abc import Iterable
 from dataclasses import fields, is_dataclass
 from typing import Any
 
-from kubesched.trace.decisions import Scores
 from kubesched.trace.records import PAYLOAD_TYPES, Kind, Record, Trace
 
 __all__ = ["digest", "dumps", "loads", "record_from_dict", "record_to_dict", "to_jsonable"]
@@ -37,7 +36,7 @@ def to_jsonable(value: Any) -> Any:
         return round(value, 6)
     if isinstance(value, (tuple, list)):
         return [to_jsonable(v) for v in value]
-    if isinstance(value, Scores):
+    if isinstance(value, bytes):
         return list(value)
     if is_dataclass(value) and not isinstance(value, type):
         out: dict[str, Any] = {TAG: type(value).__name__}

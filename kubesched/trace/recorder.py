@@ -30,7 +30,7 @@ the end of a Filter walk, SCORE_RUN after selectHost, PREEMPTION at the end of P
 POINT_RUN just before its extension point's PHASE_END; no plugin call is recorded
 (``calls.plugin_calls`` derives them). Shared values keep those records small: the
 snapshot's node-name tuple, and one object for equal statuses, checks, node lists and
-point runs (``_intern``).
+point runs and payloads (``_intern``, ``_shared``).
 
 Context: a record's ``cycle``/``profile`` are those of its pod's scheduling cycle, from
 ``pod_popped`` until ``cycle_end`` (or, for a pod handed to the binding cycle, until
@@ -68,7 +68,7 @@ from kubesched.trace.decisions import (
     PreemptionNode,
     ScoreFailure,
     ScoreRun,
-    Scores,
+    pack,
 )
 from kubesched.trace.records import (
     BindResult,
@@ -147,7 +147,8 @@ class TraceRecorder:
         self._phase: dict[str, str] = {}
         self._interned: dict[Any, Any] = {}
         self._point_runs: dict[tuple, PointRun] = {}  # (point, phase, results) → its PointRun
-        self._phases: dict[tuple[str, str, str], Phase] = {}
+        self._payloads: dict[tuple[type, tuple], Any] = {}  # (payload class, arguments) → the shared payload
+        self._node_lists: dict[tuple[str, str, int], tuple[str, ...]] = {}  # scored node lists, see _node_list
         self._last_pod: tuple[Any, str | None] = (None, None)
 
     # -- wiring ------------------------------------------------------------------------------
@@ -243,18 +244,41 @@ class TraceRecorder:
             table[value] = found = value
         return found
 
-    def _phase_data(self, phase: str, code: str = "", message: str = "") -> Phase:
-        """The Phase payload, one object for equal ones (most phases start and end the same way every cycle)."""
-        phases = self._phases
-        found = phases.get((phase, code, message))
+    def _shared(self, cls: type, *args: Any) -> Any:
+        """``cls(*args)``, one object for equal arguments: most payloads repeat from cycle to cycle
+        (a phase's start and end, a queue move, a bind), and a shared one costs the garbage
+        collector nothing more."""
+        table = self._payloads
+        key = (cls, args)
+        found = table.get(key)
         if found is None:
-            if len(phases) >= _INTERNED_MAX:
-                phases.clear()
-            phases[(phase, code, message)] = found = Phase(phase, code, message)
+            if len(table) >= _INTERNED_MAX:
+                table.clear()
+            table[key] = found = cls(*args)
         return found
 
+    def _node_list(self, nodes: list[str]) -> tuple[str, ...]:
+        """The node names as a tuple shared with the runs that scored the same nodes.
+
+        Found by (first, last, count) and checked equal, which compares the tuples' items by
+        identity: no name is hashed (the walk's windows repeat as its start index goes round).
+        """
+        if not nodes:
+            return ()
+        windows = self._node_lists
+        key = (nodes[0], nodes[-1], len(nodes))
+        found = windows.get(key)
+        if found is None or found != tuple(nodes):
+            if len(windows) >= _INTERNED_MAX:
+                windows.clear()
+            windows[key] = found = tuple(nodes)
+        return found
+
+    def _phase_data(self, phase: str, code: str = "", message: str = "") -> Phase:
+        return self._shared(Phase, phase, code, message)
+
     def _status(self, plugin: str, status: Any) -> PluginStatus:
-        return self._intern(PluginStatus(plugin, _code(status), _reasons(status)))
+        return self._shared(PluginStatus, plugin, _code(status), _reasons(status))
 
     def _check(self, check: Any) -> NodeCheck:
         """A generic scheduler ``FilterCheck`` as a ``NodeCheck`` (``PASSED`` for a plain pass)."""
@@ -289,10 +313,12 @@ class TraceRecorder:
         """A runner ends: its plugins' ``(plugin, status, timeout)`` as a POINT_RUN, then PHASE_END."""
         if not self.enabled:
             return
-        key, ctx, phase = self._decision(pod, profile)
         if results:
+            key, ctx, phase = self._decision(pod, profile)
             self._emit(Kind.POINT_RUN, key, self._point_run(extension_point, phase, tuple(results)), node=node,
                        loc=(upstream.FRAMEWORK_GO, upstream.RUNNER.get(extension_point, "framework")), ctx=ctx)
+        else:
+            key = self._key(pod)
         if not self._same_as_scheduler_phase(key, extension_point):
             self._emit(Kind.PHASE_END, key, self._phase_data(extension_point, code, message), node=node,
                        loc=upstream.phase_location(extension_point))
@@ -321,7 +347,7 @@ class TraceRecorder:
         self._active = (scheduling_cycle, pod.spec.scheduler_name)
         if key is not None:
             self._ctx[key] = self._active
-        self._emit(Kind.POD_POPPED, key, CycleInfo(attempts=attempts))
+        self._emit(Kind.POD_POPPED, key, self._shared(CycleInfo, attempts))
 
     def cycle_start(self, *, pod: Any, profile: str, scheduling_cycle: int) -> None:
         if not self.enabled:
@@ -330,14 +356,14 @@ class TraceRecorder:
         self._active = (scheduling_cycle, profile)
         if key is not None:
             self._ctx[key] = self._active
-        self._emit(Kind.CYCLE_START, key, CycleInfo())
+        self._emit(Kind.CYCLE_START, key, self._shared(CycleInfo))
 
     def cycle_end(self, *, pod: Any, profile: str, scheduling_cycle: int, result: str, node: str,
                   message: str) -> None:
         if not self.enabled:
             return
         key = self._key(pod)
-        self._emit(Kind.CYCLE_END, key, CycleInfo(result=result, message=message), node=node,
+        self._emit(Kind.CYCLE_END, key, self._shared(CycleInfo, None, result, message), node=node,
                    ctx=(scheduling_cycle, profile))
         self._active = _NO_CTX
         if result != "assumed" and key is not None:
@@ -380,14 +406,14 @@ class TraceRecorder:
         if not self.enabled:
             return
         key = self._key(pod)
-        self._emit(Kind.BINDING_CYCLE_END, key, Outcome(result, message), node=node)
+        self._emit(Kind.BINDING_CYCLE_END, key, self._shared(Outcome, result, message), node=node)
         if key is not None:
             self._ctx.pop(key, None)
             self._phase.pop(key, None)
 
     def bind(self, *, pod: Any, node: str, binder: str, error: BaseException | None) -> None:
         if self.enabled:
-            self._emit(Kind.BIND, self._key(pod), BindResult(binder, None if error is None else str(error)), node=node)
+            self._emit(Kind.BIND, self._key(pod), self._shared(BindResult, binder, None if error is None else str(error)), node=node)
 
     def scheduling_failure(self, *, pod: Any, reason: str, message: str, error: BaseException | None) -> None:
         if self.enabled:
@@ -424,7 +450,7 @@ class TraceRecorder:
     def queue_move(self, pod: Any, source: str, target: str, event: str) -> None:
         """The queue's ``on_move(pod, from, to, event)``; also accepts the factory's keywords."""
         if self.enabled:
-            self._emit(Kind.QUEUE_MOVE, self._key(pod), QueueMove(source, target, event),
+            self._emit(Kind.QUEUE_MOVE, self._key(pod), self._shared(QueueMove, source, target, event),
                        loc=upstream.queue_location(source, target, event))
 
     on_move = queue_move
@@ -474,22 +500,21 @@ class TraceRecorder:
         if not self.enabled:
             return
         key, ctx, phase = self._decision(pod, profile)
-        count = len(detail.nodes)
         constants = detail.constants
-        raw = tuple(Scores.constant(constants[p], count) if p in constants else Scores(column)
-                    for p, column in enumerate(detail.raw))
+        raw = tuple(constants[p] if p in constants else pack(column) for p, column in enumerate(detail.raw))
         normalized = () if detail.normalized is None else tuple(
-            raw[p] if column is detail.raw[p] else Scores(column) for p, column in enumerate(detail.normalized))
+            raw[p] if column is detail.raw[p] else pack(column) for p, column in enumerate(detail.normalized))
         failure = detail.score_failure
         normalize_failure = detail.normalize_failure
         run = ScoreRun(
-            self._intern(tuple(detail.plugins)), self._intern(tuple(detail.weights)), self._intern(tuple(detail.nodes)),
+            self._intern(tuple(detail.plugins)), self._intern(tuple(detail.weights)), self._node_list(detail.nodes),
             raw, normalized, tuple(detail.normalize_plugins),
             None if failure is None else ScoreFailure(failure[0], failure[1], failure[2], _code(failure[3]),
                                                       _reasons(failure[3])),
             None if normalize_failure is None else self._status(detail.plugins[detail.normalize_plugins[-1]],
                                                                 normalize_failure),
-            detail.error, _pairs(detail.extender_scores.items()), Scores(detail.totals or ()), selected, phase)
+            detail.error, _pairs(detail.extender_scores.items()),
+            None if detail.plugins or detail.totals is None else pack(detail.totals), selected, phase)
         self._emit(Kind.SCORE_RUN, key, run, node=selected, ctx=ctx,
                    loc=(upstream.GENERIC_SCHEDULER_GO, "genericScheduler.prioritizeNodes"))
 
@@ -497,7 +522,7 @@ class TraceRecorder:
                         shortcut: bool) -> None:
         if self.enabled:
             self._emit(Kind.SCHEDULE_RESULT, self._key(pod),
-                       ScheduleResult(suggested_host, evaluated_nodes, feasible_nodes, shortcut), node=suggested_host)
+                       self._shared(ScheduleResult, suggested_host, evaluated_nodes, feasible_nodes, shortcut), node=suggested_host)
 
     # -- core/preemption.py ----------------------------------------------------------------------------
     def preemption(self, *, pod: Any, profile: str, report: Any) -> None:

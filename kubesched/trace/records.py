@@ -8,7 +8,7 @@ Every record has the same envelope — ``seq`` (index in the trace), ``time`` (s
 seconds), ``kind``, ``cycle`` (scheduling cycle, or None outside one), ``pod`` ("ns/name"),
 ``profile`` (scheduler name), ``node``, ``plugin``, ``file``, ``func`` — and a ``data``
 payload whose class depends on the kind (``PAYLOAD_OF`` lists which). Payloads hold only
-plain immutable values (str, int, float, bool, None, tuples, ``Scores``, nested payload
+plain immutable values (str, int, float, bool, None, bytes, tuples, nested payload
 dataclasses): never engine objects, so a trace can be serialized, compared and digested.
 
 The trace records decisions, not calls: a Filter walk is one FILTER_RUN, a prioritizeNodes

@@ -24,7 +24,7 @@ from kubesched.trace.decisions import (
     PreemptionNode,
     ScoreFailure,
     ScoreRun,
-    Scores,
+    pack,
 )
 from kubesched.trace.records import Kind, Record
 
@@ -94,25 +94,25 @@ def test_filter_run_calls(run, want):
     assert rows(run) == want
 
 
-SCORED = ScoreRun(("A", "B"), (2, 1), ("n1", "n2"), (Scores([3, 5]), Scores.constant(7, 2)),
-                  (Scores([30, 50]), Scores([7, 7])), (0,), totals=(67, 107), selected="n2")
+SCORED = ScoreRun(("A", "B"), (2, 1), ("n1", "n2"), (pack([3, 5]), 7),
+                  (pack([30, 50]), pack([7, 7])), (0,), selected="n2")
 SCORE_CASES = {
     "scored: node-major, then NormalizeScore": (SCORED, [
         ("Score", "A", "n1", "Success", 3, 30, 2, 60), ("Score", "B", "n1", "Success", 7, 7, 1, 7),
         ("Score", "A", "n2", "Success", 5, 50, 2, 100), ("Score", "B", "n2", "Success", 7, 7, 1, 7),
         ("ScoreExtensionNormalize", "A", None, "Success", 2, (("n1", 30), ("n2", 50)))]),
     "a Score call fails: the calls up to it, no NormalizeScore": (
-        ScoreRun(("A", "B"), (2, 1), ("n1", "n2"), (Scores([3]), Scores.constant(7, 2)),
+        ScoreRun(("A", "B"), (2, 1), ("n1", "n2"), (pack([3]), 7),
                  score_failure=ScoreFailure(1, 0, 0, E, ("bad",)), error="x"), [
             ("Score", "A", "n1", "Success", 3, None, 2, None), ("Score", "B", "n1", "Success", 7, None, 1, None),
             ("Score", "A", "n2", E, 0, None, 2, None)]),
     "NormalizeScore fails: no normalized score on the Score calls": (
-        ScoreRun(("A",), (2,), ("n1",), (Scores([3]),), (Scores([300]),), (0,),
+        ScoreRun(("A",), (2,), ("n1",), (pack([3]),), (pack([300]),), (0,),
                  normalize_failure=PluginStatus("A", E, ("no",)), error="x"), [
             ("Score", "A", "n1", "Success", 3, None, 2, None),
             ("ScoreExtensionNormalize", "A", None, E, 2, (("n1", 300),))]),
     "a score out of [0, 100] is not weighted": (
-        ScoreRun(("A",), (2,), ("n1",), (Scores([3]),), (Scores([101]),), (0,), error="range"), [
+        ScoreRun(("A",), (2,), ("n1",), (pack([3]),), (pack([101]),), (0,), error="range"), [
             ("Score", "A", "n1", "Success", 3, 101, 2, None),
             ("ScoreExtensionNormalize", "A", None, "Success", 2, (("n1", 101),))]),
 }
@@ -125,7 +125,13 @@ def test_score_run_calls(run, want):
 
 def test_score_run_ties_and_max():
     assert (SCORED.ties(), SCORED.max_score, SCORED.calls()) == (("n2",), 107, 4)
-    assert ScoreRun(("A",), (1,), ("x", "y"), (Scores([1, 1]),), totals=(5, 5)).ties() == ("x", "y")
+    assert ScoreRun(("A",), (1,), ("x", "y"), (pack([1, 1]),), (pack([5, 5]),), (0,)).ties() == ("x", "y")
+    extenders_only = ScoreRun((), (), ("x", "y"), (), extender_scores=(("y", 3),), fixed_totals=pack([0, 30]))
+    assert (extenders_only.totals, extenders_only.ties()) == ((0, 30), ("y",))
+    with_extender = ScoreRun(("A",), (2,), ("x", "y"), (pack([1, 2]),), (pack([10, 20]),), (0,),
+                             extender_scores=(("x", 4),))
+    assert with_extender.totals == (60, 40)
+    assert ScoreRun(("A",), (2,), ("x",), (pack([1]),), (pack([10]),), (0,), error="range").totals == ()
 
 
 def victims(node, steps, failure=None, fits=True):

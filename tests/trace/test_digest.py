@@ -43,7 +43,7 @@ from kubesched.trace.decisions import (
     PluginStatus,
     PreemptionNode,
     ScoreFailure,
-    Scores,
+    pack,
 )
 
 FIT = PluginStatus("NodeResourcesFit", "Unschedulable", ("Insufficient cpu",))
@@ -66,10 +66,11 @@ PAYLOADS = [
                                  (2, NOMINATED)), ("InterPodAffinity",))),
     (Kind.EXTENDER_CALL, ExtenderCall("Filter", "ext", ("n1", "n2"), ("n1",), (("n2", "no"),))),
     (Kind.EXTENDER_CALL, ExtenderCall("ProcessPreemption", "ext", ("n1",), None, error="boom", ignored=True)),
-    (Kind.SCORE_RUN, ScoreRun(("P", "Q"), (2, 10000), ("n1", "n2"), (Scores([1, 300]), Scores.constant(100, 2)),
-                              (Scores([10, 100]), Scores.constant(100, 2)), (0,), extender_scores=(("n1", 5),),
-                              totals=Scores([1000070, 1000200]), selected="n2")),
-    (Kind.SCORE_RUN, ScoreRun(("P",), (1,), ("n1", "n2"), (Scores([4]),),
+    (Kind.SCORE_RUN, ScoreRun(("P", "Q"), (2, 10000), ("n1", "n2"), (pack([1, 300]), 100),
+                              (pack([10, 100]), 100), (0,), extender_scores=(("n1", 5),),
+                              selected="n2")),
+    (Kind.SCORE_RUN, ScoreRun((), (), ("n1", "n2"), (), fixed_totals=pack([1, 1]), selected="n1")),
+    (Kind.SCORE_RUN, ScoreRun(("P",), (1,), ("n1", "n2"), (pack([4]),),
                               score_failure=ScoreFailure(1, 0, 0, "Error", ("boom",)), error="score failed")),
     (Kind.SCHEDULE_RESULT, ScheduleResult("n2", 3, 2, False)),
     (Kind.PREEMPTION, Preemption(False, "PreemptionPolicyNever")),

@@ -18,7 +18,7 @@ from kubesched.trace.decisions import (
     NodeCheck,
     PluginStatus,
     PreemptionNode,
-    Scores,
+    pack,
 )
 from kubesched.trace.records import (
     BindResult,
@@ -67,7 +67,7 @@ def score_detail() -> ScoreDetail:
     """Plugins Spread (weight 2, NormalizeScore) and Least (weight 1, constant 3) on n1, n2."""
     raw = [[10, 20], [3, 3]]
     return ScoreDetail(["Spread", "Least"], [2, 1], ["n1", "n2"], raw, {1: 3},
-                       [[50, 100], raw[1]], [0], None, None, {"n1": 4}, [106, 243])
+                       [[50, 100], raw[1]], [0], None, None, {"n1": 4}, [143, 203])
 
 
 def preemption_report() -> PreemptionReport:
@@ -111,8 +111,8 @@ CASES = [
      ExtenderCall("Prioritize", "http://e", scores=(("n1", 3),), weight=2)),
     ("score_run", dict(pod=A, detail=score_detail(), selected="n2"), Kind.SCORE_RUN, "n2", None,
      (GS, "genericScheduler.prioritizeNodes"),
-     ScoreRun(("Spread", "Least"), (2, 1), ("n1", "n2"), (Scores([10, 20]), Scores.constant(3, 2)),
-              (Scores([50, 100]), Scores([3, 3])), (0,), extender_scores=(("n1", 4),), totals=Scores([106, 243]),
+     ScoreRun(("Spread", "Least"), (2, 1), ("n1", "n2"), (pack([10, 20]), 3),
+              (pack([50, 100]), pack([3, 3])), (0,), extender_scores=(("n1", 4),),
               selected="n2", phase="")),
     ("schedule_result", dict(pod=A, suggested_host="n2", evaluated_nodes=3, feasible_nodes=1, shortcut=True),
      Kind.SCHEDULE_RESULT, "n2", None, (GS, "genericScheduler.Schedule"), ScheduleResult("n2", 3, 1, True)),
@@ -295,7 +295,8 @@ def test_a_score_run_holds_every_score_call():
     rec.phase_start(phase="Schedule", pod=A, node="")
     rec.score_run(pod=A, detail=score_detail(), selected="n2")
     run = rec.trace[-1]
-    assert (run.kind, run.data.ties(), run.data.max_score) == (Kind.SCORE_RUN, ("n2",), 243)
+    assert (run.kind, run.data.ties(), run.data.max_score) == (Kind.SCORE_RUN, ("n2",), 203)
+    assert tuple(run.data.totals) == (143, 203)  # 2 × 50 + 3 + 4 × 10 and 2 × 100 + 3: prioritizeNodes' sums
     assert [(r.seq, r.node, r.plugin, r.profile, r.data) for r in calls_of(run)] == [
         (2, "n1", "Spread", "default-scheduler", PluginCall("Score", "Schedule", "Success", (), 10, 50, 2, 100)),
         (2, "n1", "Least", "default-scheduler", PluginCall("Score", "Schedule", "Success", (), 3, 3, 1, 3)),

@@ -20,7 +20,7 @@ from kubesched.trace.records import (
     ScoreRun,
     Trace,
 )
-from kubesched.trace.decisions import PluginStatus, Scores
+from kubesched.trace.decisions import PluginStatus, pack, unpack
 
 
 def rec(seq: int, kind: Kind = Kind.LOG, cycle: int | None = None, pod: str | None = None,
@@ -51,26 +51,23 @@ def test_slotted_no_dict(cls):
 
 @pytest.mark.parametrize("cls", list(PAYLOAD_TYPES.values()))
 def test_payload_fields_are_plain_types(cls):
-    allowed = ("str", "int", "float", "bool", "None", "tuple", "Optional", "Scores", "PluginStatus", "NodeCheck",
+    allowed = ("str", "int", "float", "bool", "None", "tuple", "Optional", "Column", "PluginStatus", "NodeCheck",
                "FilterPass", "ExtensionFailure", "ScoreFailure", "PreemptionNode")
     for f in dataclasses.fields(cls):
         words = f.type.replace("[", " ").replace("]", " ").replace(",", " ").replace("|", " ").replace(".", " ")
         assert all(w in allowed for w in words.split()), (cls.__name__, f.name, f.type)
 
 
-def test_scores_are_an_immutable_compact_int_sequence():
-    cases = [[], [7, 7, 7], [0, 100, 55], [-3, 300], [2**40, 0], [2**70, 1]]
-    for values in cases:
-        scores = Scores(values)
-        assert list(scores) == values and len(scores) == len(values) and scores == tuple(values)
-        assert hash(scores) == hash(tuple(values)) and scores == Scores(tuple(values))
-        assert [scores[i] for i in range(-len(values), len(values))] == values + values
-    assert Scores.constant(5, 3) == Scores([5, 5, 5]) == [5, 5, 5] and Scores.constant(5, 0) == Scores()
-    assert Scores([1, 2, 3])[1:] == [2, 3] and Scores([1, 2]) != Scores([2, 1])
-    with pytest.raises(IndexError):
-        Scores.constant(1, 2)[2]
-    with pytest.raises(AttributeError):
-        Scores([1]).extra = 1
+@pytest.mark.parametrize("values, form", [
+    ([7, 7, 7], 7), ([0, 100, 55], bytes([0, 100, 55])), ([-3, 300], (-3, 300)), ([2**40, 0], (2**40, 0)),
+    ([], b""), ([300, 300], 300),
+])
+def test_a_column_is_packed_in_its_smallest_form_the_collector_never_walks(values, form):
+    import gc
+    column = pack(values)
+    assert column == form and type(column) is type(form)
+    assert list(unpack(column, len(values))) == values
+    assert not gc.is_tracked(column) or type(column) is tuple  # a tuple of ints is untracked at the first collection
 
 
 def test_every_kind_has_payload_entry_and_location():

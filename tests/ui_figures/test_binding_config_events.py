@@ -380,7 +380,7 @@ def rec(seq, kind, data=None, **kw):
     (rec(0, Kind.PLUGIN_CALL, PluginCall("Score", raw_score=40, normalized_score=40, weight=2, weighted_score=80)),
      "Score Success score 40 → 40 × 2 = 80"),
     (rec(0, Kind.INFORMER_EVENT, InformerEvent("ADDED", "Pod", "default", "web")), "ADDED Pod default/web"),
-    (rec(0, Kind.SCORE_RUN, ScoreRun(("P",), (1,), ("n1", "n2"), ((3, 4),), totals=(180, 180), selected="n2")),
+    (rec(0, Kind.SCORE_RUN, ScoreRun(("P",), (1,), ("n1", "n2"), ((3, 4),), fixed_totals=(180, 180), selected="n2")),
      "selected n2 (max 180; ties n1, n2)"),
     (rec(0, Kind.SCORE_RUN, ScoreRun(("P",), (1,), ("n1",), ((),), error="score plugin failed")), "score plugin failed"),
     (rec(0, Kind.POINT_RUN, PointRun("Reserve", (PluginStatus("VolumeBinding"),

@@ -162,6 +162,7 @@ class GenericScheduler:
         self.enable_non_preempting = enable_non_preempting
         self.next_start_node_index = 0
         self._node_names: tuple[Any, tuple[str, ...]] = (None, ())  # (snapshot list, its names), when observed
+        self._plugin_names: dict[Any, tuple[tuple[str, ...], tuple[str, ...]]] = {}  # framework → (Filter, AddPod)
 
     # ------------------------------------------------------------------ helpers
     def _notify(self, hook: str, **fields: Any) -> None:
@@ -304,12 +305,14 @@ class GenericScheduler:
     def _filter_run(self, prof: Any, pod: Pod, all_nodes: list[NodeInfo], num_to_find: int, start: int,
                     visited: int, log: CheckLog, error: str) -> None:
         fwk = prof.framework
-        self._notify("filter_run", pod=pod, profile=getattr(fwk, "profile_name", ""),
-                     plugins=tuple(pl.name() for pl in fwk.plugins_by_point["filter"]),
-                     add_pod_plugins=fwk.pre_filter_extension_names(), run_all_filters=fwk.run_all_filters,
-                     nodes=self._names(all_nodes), percentage=self.percentage_of_nodes_to_score,
-                     num_nodes_to_find=num_to_find, start_index=start, visited=visited,
-                     next_start_node_index=self.next_start_node_index, checks=log, error=error)
+        names = self._plugin_names.get(fwk)
+        if names is None:  # a profile's plugins are fixed once its framework is built
+            names = self._plugin_names[fwk] = (tuple(pl.name() for pl in fwk.plugins_by_point["filter"]),
+                                               fwk.pre_filter_extension_names())
+        self._notify("filter_run", pod=pod, profile=getattr(fwk, "profile_name", ""), plugins=names[0],
+                     add_pod_plugins=names[1], run_all_filters=fwk.run_all_filters, nodes=self._names(all_nodes),
+                     percentage=self.percentage_of_nodes_to_score, num_nodes_to_find=num_to_find, start_index=start,
+                     visited=visited, next_start_node_index=self.next_start_node_index, checks=log, error=error)
 
     def _names(self, all_nodes: list[NodeInfo]) -> tuple[str, ...]:
         """The node names of the snapshot's list, one tuple per list object (the list is rebuilt on change)."""
