@@ -42,6 +42,7 @@ from typing import Any
 import yaml
 
 from kubesched.trace import Kind
+from kubesched.trace.records import DERIVED_KINDS
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 LESSONS_DIR = ROOT / "lessons"
@@ -223,8 +224,10 @@ def _goto(g: Any, at: str) -> Goto:
         match = g["until"]
         if not isinstance(match, dict) or "kind" not in match:
             raise LessonError(f"{at}.until must be a mapping with kind")
-        if match["kind"] not in Kind.__members__:
-            raise LessonError(f"{at}.until.kind {match['kind']!r} is not a trace record kind")
+        if match["kind"] not in Kind.__members__ or Kind[match["kind"]] in DERIVED_KINDS:
+            raise LessonError(f"{at}.until.kind {match['kind']!r} is not a trace record kind"
+                              + (" (plugin calls are derived from FILTER_RUN, SCORE_RUN, PREEMPTION and POINT_RUN)"
+                                 if match["kind"] == "PLUGIN_CALL" else ""))
         return Goto("until", tuple((str(k), str(v)) for k, v in match.items()), settle=bool(g.get("settle")))
     if "unit" in g:
         if g["unit"] not in UNITS:

@@ -148,8 +148,10 @@ class TraceRecorder:
         self._interned: dict[Any, Any] = {}
         self._point_runs: dict[tuple, PointRun] = {}  # (point, phase, results) → its PointRun
         self._payloads: dict[tuple[type, tuple], Any] = {}  # (payload class, arguments) → the shared payload
+        self._phases: dict[tuple[str, str, str], tuple[Phase, str, str]] = {}  # → (payload, file, func)
         self._node_lists: dict[tuple[str, str, int], tuple[str, ...]] = {}  # scored node lists, see _node_list
         self._last_pod: tuple[Any, str | None] = (None, None)
+        self._pod_keys: dict[str, str] = {}
 
     # -- wiring ------------------------------------------------------------------------------
     @property
@@ -220,10 +222,13 @@ class TraceRecorder:
         trace.append(Record(len(trace), time, kind, ctx[0], pod, ctx[1], node or None, plugin, file, func, data))
 
     def _key(self, pod: Any) -> str | None:
-        """``pod_key``, remembered for the last pod (hooks hear the same pod object many times a cycle)."""
+        """``pod_key``, remembered for the last pod (hooks hear the same pod object many times a cycle)
+        and one string object per pod key."""
         last, key = self._last_pod
         if pod is not last or pod is None:
             key = pod_key(pod)
+            if key is not None:
+                key = self._pod_keys.setdefault(key, key)  # one string per pod for all its records
             self._last_pod = (pod, key)
         return key
 
@@ -274,8 +279,20 @@ class TraceRecorder:
             windows[key] = found = tuple(nodes)
         return found
 
-    def _phase_data(self, phase: str, code: str = "", message: str = "") -> Phase:
-        return self._shared(Phase, phase, code, message)
+    def _phase_record(self, kind: Kind, key: str | None, phase: str, node: str, code: str = "",
+                      message: str = "") -> None:
+        """A PHASE_START/PHASE_END record (the most frequent kinds: a shared payload and location)."""
+        phases = self._phases
+        cached = phases.get((phase, code, message))
+        if cached is None:
+            if len(phases) >= _INTERNED_MAX:
+                phases.clear()
+            cached = phases[(phase, code, message)] = (Phase(phase, code, message), *upstream.phase_location(phase))
+        data, file, func = cached
+        ctx = self._ctx.get(key, self._active) if key is not None else self._active
+        clock, trace = self.clock, self._trace
+        trace.append(Record(len(trace), float(clock.now()) if clock is not None else 0.0, kind, ctx[0], key, ctx[1],
+                            node or None, None, file, func, data))
 
     def _status(self, plugin: str, status: Any) -> PluginStatus:
         return self._shared(PluginStatus, plugin, _code(status), _reasons(status))
@@ -305,8 +322,7 @@ class TraceRecorder:
             return
         key = self._key(pod)
         if not self._same_as_scheduler_phase(key, extension_point):
-            self._emit(Kind.PHASE_START, key, self._phase_data(extension_point), node=node,
-                       loc=upstream.phase_location(extension_point))
+            self._phase_record(Kind.PHASE_START, key, extension_point, node)
 
     def extension_point_end(self, *, extension_point: str, pod: Any, profile: str, node: str = "",
                             code: str = "Success", message: str = "", results: Iterable[Any] = ()) -> None:
@@ -320,8 +336,7 @@ class TraceRecorder:
         else:
             key = self._key(pod)
         if not self._same_as_scheduler_phase(key, extension_point):
-            self._emit(Kind.PHASE_END, key, self._phase_data(extension_point, code, message), node=node,
-                       loc=upstream.phase_location(extension_point))
+            self._phase_record(Kind.PHASE_END, key, extension_point, node, code, message)
 
     def _point_run(self, point: str, phase: str, results: tuple) -> PointRun:
         """The PointRun of a runner's results, one object for equal results (statuses are values)."""
@@ -376,13 +391,13 @@ class TraceRecorder:
         key = self._key(pod)
         if key is not None:
             self._phase[key] = phase
-        self._emit(Kind.PHASE_START, key, self._phase_data(phase), node=node, loc=upstream.phase_location(phase))
+        self._phase_record(Kind.PHASE_START, key, phase, node)
 
     def phase_end(self, *, phase: str, pod: Any, node: str, code: str, message: str) -> None:
         if not self.enabled:
             return
         key = self._key(pod)
-        self._emit(Kind.PHASE_END, key, self._phase_data(phase, code, message), node=node, loc=upstream.phase_location(phase))
+        self._phase_record(Kind.PHASE_END, key, phase, node, code, message)
         if key is not None and self._phase.get(key) == phase:
             del self._phase[key]
 
@@ -460,7 +475,7 @@ class TraceRecorder:
         if not self.enabled or event.kind in _SKIPPED_CACHE_EVENTS:
             return
         kind = Kind.EXPIRE if event.kind == "Expire" else Kind.CACHE_EVENT
-        self._emit(kind, pod_key(event.pod), CacheChange(event.kind, event.message), node=event.node_name,
+        self._emit(kind, self._key(event.pod), CacheChange(event.kind, event.message), node=event.node_name,
                    loc=upstream.cache_location(event.kind))
 
     # -- core/generic_scheduler.py -------------------------------------------------------------------
@@ -565,7 +580,7 @@ class TraceRecorder:
         if not self.enabled:
             return
         obj_kind = getattr(obj.__class__, "KIND", "")
-        self._emit(Kind.EVENT, pod_key(obj) if obj_kind == "Pod" else None,
+        self._emit(Kind.EVENT, self._key(obj) if obj_kind == "Pod" else None,
                    EventData(type, reason, message, object_ref(obj), component, action, object_ref(related)),
                    node=obj.metadata.name if obj_kind == "Node" else None, loc=upstream.event_location(reason))
 
@@ -575,6 +590,8 @@ class TraceRecorder:
         ev = watch_event.obj
         ref = ev.involved_object
         name = f"{ref.namespace}/{ref.name}" if ref.namespace else ref.name
+        if ref.kind == "Pod":
+            name = self._pod_keys.setdefault(name, name)
         self._emit(Kind.API_EVENT, name if ref.kind == "Pod" else None,
                    EventData(ev.type, ev.reason, ev.message, f"{ref.kind} {name}", ev.source.component, ev.action,
                              "", ev.count, ev.first_timestamp, ev.last_timestamp),
@@ -587,7 +604,7 @@ class TraceRecorder:
             return
         meta = obj.metadata
         if kind == "Pod":
-            key, node = pod_key(obj), obj.spec.node_name
+            key, node = self._key(obj), obj.spec.node_name
         else:
             key, node = None, (meta.name if kind == "Node" else None)
         self._emit(Kind.INFORMER_EVENT, key, InformerEvent(event_type, kind, meta.namespace, meta.name), node=node)

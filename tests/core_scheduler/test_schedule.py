@@ -84,7 +84,7 @@ def test_single_feasible_node_skips_scoring_but_runs_prescore():
     assert harness.schedule(pod("p", cpu="2")) == ScheduleResult("b", 1 + 2, 1)
     assert pre.calls == [("PreScore", ["b"])]
     assert rec.of("schedule_result")[0]["shortcut"] is True
-    assert rec.of("node_scores") == []
+    assert rec.of("score_run") == []
 
 
 def test_prescore_failure_is_returned():

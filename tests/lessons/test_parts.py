@@ -51,6 +51,8 @@ BAD_LESSONS = [
     ("bad goto", FRONT.replace("{advance: 1}", "{jump: 1}").replace("{extra}", ""), "expected one of until"),
     ("bad kind", FRONT.replace("{advance: 1}", "{until: {kind: NOPE}}").replace("{extra}", ""),
      "not a trace record kind"),
+    ("a derived kind", FRONT.replace("{advance: 1}", "{until: {kind: PLUGIN_CALL}}").replace("{extra}", ""),
+     "'PLUGIN_CALL' is not a trace record kind (plugin calls are derived from FILTER_RUN"),
     ("quiz without wording", FRONT.replace("{extra}", "quiz:\n- {ask: winner, pod: p}\n"), "q (the question"),
 ]
 

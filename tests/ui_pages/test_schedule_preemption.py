@@ -50,7 +50,7 @@ def test_both_pages_render_for_every_sample(cluster):
     visible = sim.trace[:sim.cursor]
     cycle = sfig.cycle_at_cursor(visible)
     records = sfig.cycle_records(visible, cycle)
-    if any(r.kind is Kind.PLUGIN_CALL and r.data.extension_point == "Filter" for r in records):
+    if any(r.kind is Kind.FILTER_RUN and r.data.plugins for r in records):
         heat = _heatmap(at)
         start = next(r for r in records if r.kind is Kind.CYCLE_START)
         matrix = sfig.filter_matrix(records, sfig.profile_filters(sim.trace, start.profile))
