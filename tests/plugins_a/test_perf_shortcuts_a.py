@@ -115,7 +115,7 @@ TAINT_FILTER_CASES = [
 
 
 @pytest.mark.parametrize("name,p,want", TAINT_FILTER_CASES, ids=[c[0] for c in TAINT_FILTER_CASES])
-def test_taint_toleration_filter_passes_every_node(name: str, p: Pod, want: bool) -> None:
+def test_taint_toleration_skip_filter(name: str, p: Pod, want: bool) -> None:
     plugin = taint_toleration.new(None, handle(HARD_NODES))
     assert plugin.skip_filter(p) is want
     results = [plugin.filter(CycleState(), p, node_info(n)) for n in HARD_NODES]
@@ -139,7 +139,7 @@ UNSCHEDULABLE_CASES = [
 
 
 @pytest.mark.parametrize("name,p,want", UNSCHEDULABLE_CASES, ids=[c[0] for c in UNSCHEDULABLE_CASES])
-def test_node_unschedulable_filter_passes_every_node(name: str, p: Pod, want: bool) -> None:
+def test_node_unschedulable_skip_filter(name: str, p: Pod, want: bool) -> None:
     plugin = node_unschedulable.new(None, None)
     nodes = [node("up"), node("cordoned", unschedulable=True)]
     assert plugin.skip_filter(p) is want
