@@ -74,3 +74,12 @@ def test_generated_objects() -> None:
     basic = list(pod_objects(workload("SchedulingBasic").pod_strategy, "sched-test", 2))
     assert [type(o).KIND for o in basic] == ["ReplicationController", "Pod", "Pod"]
     assert basic[1].metadata.owner_references[0].name == "rc2" and basic[1].metadata.labels == {"name": "rc2"}
+
+
+def test_compare_runs_off_then_on_and_prints_the_ratios() -> None:
+    lines = bench("--workload", "SchedulingBasic", "--nodes", "4", "--init-pods", "1", "--pods", "3", "--compare")
+    rows = [ROW.match(line) for line in lines[2:4]]
+    assert [m.group(1) for m in rows if m] == ["off", "on"]
+    assert rows[0].group(2) == "0" and int(rows[1].group(2)) > 0
+    assert re.fullmatch(r"  on / off: time ×\d+\.\d\d \(CPU ×\d+\.\d\d\), peak RSS ×\d+\.\d\d", lines[4])
+    assert re.fullmatch(r"SchedulingBasic/4Nodes: \d+\.\d pods/s", lines[-1])
