@@ -56,7 +56,7 @@ from kubesched.scheduler.core.filter_check import CheckLog, FilterCheck
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.framework import (
     PRE_FILTER_EXTENSION_ADD_POD, PRE_FILTER_EXTENSION_REMOVE_POD, PluginFailure)
-from kubesched.scheduler.framework.v1alpha1.interface import Code, FrameworkError, code_of, is_success
+from kubesched.scheduler.framework.v1alpha1.interface import Code, FrameworkError, code_of
 from kubesched.scheduler.listers.listers import NodeInfoNotFoundError
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo, PodKeyError
 from kubesched.scheduler.util.utils import get_earliest_pod_start_time, get_pod_start_time
