@@ -71,8 +71,9 @@ def records_of(cluster: Path, legacy) -> list[dict]:
 
     sim = Simulation.from_yaml(cluster, seed=0)
     sim.run_until_idle()
-    records = legacy(sim.trace) if legacy is not None else sim.trace
-    rows = [record_to_dict(r) for r in records]
+    if legacy is not None:
+        return legacy(sim.trace)
+    rows = [record_to_dict(r) for r in sim.trace]
     for row in rows:
         del row["seq"]
     return rows

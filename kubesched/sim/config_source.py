@@ -77,7 +77,8 @@ def resolve_config(config: Located | None = None, policy: Located | None = None,
     """
     parsed = _policy(policy) if policy is not None else None
     if config is None:
-        cfg = policy_file_config(policy.file, parsed) if parsed is not None else default_config()
+        # the file's name only: a run must not depend on where its files lie on disk
+        cfg = policy_file_config(pathlib.PurePath(policy.file).name, parsed) if parsed is not None else default_config()
     elif isinstance(config.source, KubeSchedulerConfiguration):
         cfg = config.source
     else:
