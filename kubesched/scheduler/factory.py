@@ -24,8 +24,9 @@ Deviations:
   (``SchedulerPolicySource.policy``); ``scheduler.New`` reads no file or ConfigMap.
 - No metrics registration, cache debugger (SIGUSR2) or leader election here.
 - ``config.feature_gates`` (not upstream: gates are a command-line flag) are applied while
-  ``new`` builds the scheduler; plugins that read gates while scheduling see the
-  process-wide gates, so whoever drives the loop keeps ``features.override(...)`` on.
+  ``new`` builds the scheduler; plugins that read gates while scheduling see the gates of
+  the running thread's context, so whoever drives the loop keeps ``features.override(...)``
+  on around each step (the simulation engine, the bench and the conformance runner do).
 
 Observer hooks used here (keyword-only, only when defined): ``requeue(pod,
 scheduling_cycle)``; ``queue_move(pod, source, target, event)`` (the queue's ``on_move``);
