@@ -23,7 +23,6 @@ from typing import Any
 
 from kubesched import features
 from kubesched.scheduler.algorithmprovider import registry as algorithmprovider
-from kubesched.scheduler.apis.config.go_format import go_quote
 from kubesched.scheduler.apis.config.legacy_types import Policy
 from kubesched.scheduler.apis.config.types import (
     Extender,
@@ -45,6 +44,7 @@ from kubesched.scheduler.profile.profile import (
     RecorderFactory,
     new_map,
 )
+from kubesched.util.strconv import go_quote
 
 NODE_RESOURCES_FIT = "NodeResourcesFit"  # noderesources.FitName
 

@@ -15,8 +15,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kubesched.scheduler.apis.config.go_format import go_quote
 from kubesched.scheduler.apis.config.types import KubeSchedulerProfile
+from kubesched.util.strconv import go_quote
 
 FrameworkFactory = Callable[[KubeSchedulerProfile], Any]
 RecorderFactory = Callable[[str], Any]  # scheduler name → recorder with eventf(obj, type, reason, message)

@@ -1,4 +1,4 @@
-"""Go value formats the configuration needs: durations, host:port pairs, IPs, ``%q``.
+"""Go value formats the configuration needs: durations, host:port pairs, IPs (``%q``: util.strconv).
 
 Upstream: Go's standard library as the v1.18 config code uses it — time.ParseDuration,
 time.Duration.String, net.SplitHostPort, net.JoinHostPort, net.ParseIP — and
@@ -15,6 +15,7 @@ import ipaddress
 import re
 
 from kubesched.api.field_errors import is_valid_port_num
+from kubesched.util.strconv import go_quote  # noqa: F401 - re-exported for the dashboard's config checks
 
 NANOSECOND = 1
 MICROSECOND = 1000 * NANOSECOND
@@ -155,9 +156,3 @@ def is_valid_socket_addr(value: str) -> list[str]:
     except AddrError:
         return ["must be a valid socket address format, (e.g. 0.0.0.0:10254 or [::]:10254)"]
     return is_valid_port_num(go_atoi(port) or 0) + is_valid_ip(ip)
-
-
-def go_quote(text: str) -> str:
-    """Go's ``%q`` for the plain strings used in messages."""
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
-    return f'"{escaped}"'
