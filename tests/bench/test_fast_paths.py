@@ -14,10 +14,10 @@ import pytest
 from kubesched.api.core import Container, Node, NodeSpec, NodeStatus, Pod, PodSpec, ResourceRequirements
 from kubesched.api.meta import ObjectMeta, OwnerReference
 from kubesched.api.quantity import Quantity
-from kubesched.scheduler.framework.plugins.imagelocality.image_locality import _normalized_names
+from kubesched.scheduler.framework.plugins.imagelocality.image_locality import LastImageNames
 from kubesched.scheduler.framework.plugins.nodepreferavoidpods.node_prefer_avoid_pods import score_node
 from kubesched.scheduler.framework.plugins.noderesources.resource_allocation import (
-    _pod_resource_request, calculate_pod_resource_request)
+    LastPodRequests, calculate_pod_resource_request)
 
 
 @pytest.mark.parametrize("text", ["0", "1", "-1", "1m", "-1m", "1.5", "-1.5", "0.0001", "-0.0001", "1n", "-1n",
@@ -37,20 +37,23 @@ def _pod(name: str, cpu: str, memory: str) -> Pod:
 
 def test_pod_request_memo_follows_the_pod() -> None:
     pods = [_pod("a", "100m", "1Mi"), _pod("b", "250m", "2Mi"), _pod("a2", "100m", "1Mi")]
-    seen = [(calculate_pod_resource_request(p, r), _pod_resource_request(p, r))
-            for p in pods + pods[::-1] for r in ("cpu", "memory", "ephemeral-storage", "example.com/gpu")]
-    assert all(memo == plain for memo, plain in seen)
-    assert [s[0] for s in seen[:2]] == [100, 1024 * 1024]
-    assert [s[0] for s in seen[4:6]] == [250, 2 * 1024 * 1024]
+    memo = LastPodRequests()
+    seen = [(memo.requests(p), tuple(calculate_pod_resource_request(p, r) for r in ("cpu", "memory")))
+            for p in pods + pods[::-1] + pods]
+    assert all(remembered == plain for remembered, plain in seen)
+    assert [s[0] for s in seen[:3]] == [(100, 1024 * 1024), (250, 2 * 1024 * 1024), (100, 1024 * 1024)]
+    assert memo.pod is pods[-1]
 
 
 def test_image_names_memo_and_lists() -> None:
     a = (Container(name="a", image="nginx"), Container(name="b", image="gcr.io/x/y:1.0"))
     b = (Container(name="a", image="redis:6"),)
-    assert _normalized_names(a) == ("nginx:latest", "gcr.io/x/y:1.0")
-    assert _normalized_names(b) == ("redis:6",)
-    assert _normalized_names(a) == ("nginx:latest", "gcr.io/x/y:1.0")
-    assert _normalized_names(list(b)) == ("redis:6",)
+    names = LastImageNames()
+    assert names.of(a) == ("nginx:latest", "gcr.io/x/y:1.0")
+    assert names.of(b) == ("redis:6",)
+    assert names.of(a) == ("nginx:latest", "gcr.io/x/y:1.0")
+    assert names.of(list(b)) == ("redis:6",)
+    assert names.containers is a  # a list is never remembered
 
 
 AVOID = ('{"preferAvoidPods": [{"podSignature": {"podController": '

@@ -16,7 +16,7 @@ from kubesched.api.labels import SelectorError
 from kubesched.conformance._harness import as_object
 from kubesched.scheduler.framework.plugins.helper.node_affinity import pod_matches_node_selector_and_affinity_terms
 from kubesched.scheduler.framework.plugins.nodeaffinity import node_affinity
-from kubesched.scheduler.framework.plugins.nodeaffinity.pod_selectors import PodSelectors, pod_selectors
+from kubesched.scheduler.framework.plugins.nodeaffinity.pod_selectors import LastPodSelectors, PodSelectors
 from kubesched.scheduler.internal.cache.snapshot import Snapshot
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import Code, Status
@@ -102,7 +102,7 @@ def test_matches_the_per_node_rebuild(pod, nodes):
 def test_plugin_filter_and_score_match_upstream_shape(pod, labels):
     node = _node("n1", labels)
     plugin = node_affinity.new(None, Handle(Snapshot.new([], [node])))
-    info = plugin.handle.snapshot.get("n1")
+    info = plugin.shared_lister.get("n1")
     want_filter = None if pod_matches_node_selector_and_affinity_terms(pod, node) else \
         Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (node_affinity.ERR_REASON,))
     assert plugin.filter(CycleState(), pod, info) == want_filter
@@ -115,9 +115,11 @@ def test_last_pod_is_remembered_and_replaced():
     a = as_object({"metadata": {"name": "a"}, "spec": {"containers": [], "nodeSelector": {"disk": "ssd"}}}, "Pod")
     b = as_object({"metadata": {"name": "b"}, "spec": {"containers": []}}, "Pod")
     ssd, plain = _node("n1", {"disk": "ssd"}), _node("n2", {})
-    first = pod_selectors(a)
-    assert pod_selectors(a) is first
+    last = LastPodSelectors()
+    first = last.of(a)
+    assert last.of(a) is first
     assert (first.matches(ssd), first.matches(plain)) == (True, False)
-    other = pod_selectors(b)
+    other = last.of(b)
     assert other is not first and (other.matches(ssd), other.matches(plain)) == (True, True)
-    assert pod_selectors(a) is not first  # only the last pod is kept
+    assert last.of(a) is not first  # only the last pod is kept
+    assert LastPodSelectors().of(a) is not last.of(a)  # each plugin instance keeps its own

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Final, Optional, Sequence
 
 from kubesched.api.core import Container, Node, Pod
+from kubesched.scheduler.framework.plugins.helper.snapshot import get_node_info, shared_lister_of
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import (
     MAX_NODE_SCORE, Code, ScorePlugin, PreScoreSkip, Status)
@@ -29,37 +30,38 @@ DEFAULT_IMAGE_TAG: Final = "latest"  # pkg/util/parsers.DefaultImageTag
 class ImageLocality:
     """Score-only plugin (no NormalizeScore in v1.18)."""
 
-    def __init__(self, handle: object) -> None:
-        self.handle = handle
+    def __init__(self, shared_lister: object) -> None:
+        self.shared_lister = shared_lister
+        self.image_names = LastImageNames()
 
     def name(self) -> str:
         return NAME
 
     def score(self, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
         """Upstream: (*ImageLocality).Score."""
-        lister = self.handle.snapshot_shared_lister().node_infos()
-        try:
-            node_info = lister.get(node_name)
-        except LookupError as err:
+        shared_lister = self.shared_lister
+        node_info, err = get_node_info(shared_lister, node_name)
+        if node_info is None:
             return 0, Status(Code.ERROR, (f'getting node "{node_name}" from Snapshot: {err}',))
         if not node_info.image_states:
             return 0, None  # calculate_priority(0): below the threshold
-        total_num_nodes = len(lister.list())
-        return calculate_priority(sum_image_scores(node_info, pod.spec.containers, total_num_nodes)), None
+        total_num_nodes = len(shared_lister.node_infos().list())
+        names = self.image_names.of(pod.spec.containers)
+        return calculate_priority(sum_image_scores(node_info, names, total_num_nodes)), None
 
     def constant_score(self, state: CycleState, pod: Pod, nodes: list[Node]) -> Optional[int]:
         """Not upstream (PreScoreSkip): the score every node shares (0 when no node reports
         images, the usual case); None when they differ."""
-        lister = self.handle.snapshot_shared_lister().node_infos()
+        lister = self.shared_lister.node_infos()
         total_num_nodes = len(lister.list())
-        containers = pod.spec.containers
+        names = self.image_names.of(pod.spec.containers)
         get = lister.get
         constant: Optional[int] = None
         for node in nodes:
             node_info = get(node.metadata.name)
             score = 0
             if node_info.image_states:
-                score = calculate_priority(sum_image_scores(node_info, containers, total_num_nodes))
+                score = calculate_priority(sum_image_scores(node_info, names, total_num_nodes))
             if constant is None:
                 constant = score
             elif score != constant:
@@ -76,21 +78,22 @@ def calculate_priority(sum_scores: int) -> int:
     return MAX_NODE_SCORE * (sum_scores - MIN_THRESHOLD) // (MAX_THRESHOLD - MIN_THRESHOLD)
 
 
-def sum_image_scores(node_info: NodeInfo, containers: Sequence[Container], total_num_nodes: int) -> int:
-    """Upstream: sumImageScores (regular containers only)."""
+def sum_image_scores(node_info: NodeInfo, image_names: Sequence[str], total_num_nodes: int) -> int:
+    """Upstream: sumImageScores, given the normalized image names of the regular containers."""
     states = node_info.image_states
     if not states:
         return 0
     total = 0
-    for name in _normalized_names(containers):
+    for name in image_names:
         state = states.get(name)
         if state is not None:
             total += scaled_image_score(state, total_num_nodes)
     return total
 
 
-class _LastContainers:
-    """The normalized image names of the last container tuple asked about (one pod, every node)."""
+class LastImageNames:
+    """The normalized image names of the last container tuple asked about (a pod is scored on
+    every node in a row); one per plugin instance."""
 
     __slots__ = ("containers", "names")
 
@@ -98,17 +101,12 @@ class _LastContainers:
         self.containers: Optional[Sequence[Container]] = None
         self.names: tuple[str, ...] = ()
 
-
-_LAST: Final = _LastContainers()
-
-
-def _normalized_names(containers: Sequence[Container]) -> tuple[str, ...]:
-    if not isinstance(containers, tuple):  # only an immutable tuple may be remembered
-        return tuple(normalized_image_name(c.image) for c in containers)
-    last = _LAST
-    if last.containers is not containers:
-        last.containers, last.names = containers, tuple(normalized_image_name(c.image) for c in containers)
-    return last.names
+    def of(self, containers: Sequence[Container]) -> tuple[str, ...]:
+        if not isinstance(containers, tuple):  # only an immutable tuple may be remembered
+            return tuple(normalized_image_name(c.image) for c in containers)
+        if self.containers is not containers:
+            self.containers, self.names = containers, tuple(normalized_image_name(c.image) for c in containers)
+        return self.names
 
 
 def scaled_image_score(image_state: ImageStateSummary, total_num_nodes: int) -> int:
@@ -126,7 +124,7 @@ def normalized_image_name(name: str) -> str:
 
 def new(args: dict | None, handle: object) -> ImageLocality:
     """Upstream: New (no args)."""
-    return ImageLocality(handle)
+    return ImageLocality(shared_lister_of(handle))
 
 
 _s: ScorePlugin = ImageLocality(None)

@@ -1,7 +1,7 @@
 """InterPodAffinity PreFilter / Filter: required pod affinity and anti-affinity.
 
 Upstream: pkg/scheduler/framework/plugins/interpodaffinity/filtering.go (preFilterState,
-updateWithPod, topologyToMatchedTermCount, getAffinityTerms, podMatchesAllAffinityTerms,
+updateWithPod, topologyToMatchedTermCount, podMatchesAllAffinityTerms,
 getTPMapMatchingExistingAntiAffinity, getTPMapMatchingIncomingAffinityAntiAffinity,
 targetPodMatchesAffinityOfPod, PreFilter, AddPod, RemovePod, getPreFilterState,
 satisfiesExistingPodsAntiAffinity, nodeMatchesAllTopologyTerms,
@@ -15,23 +15,21 @@ are visited in snapshot order, so the maps' iteration order is deterministic (th
 contents are the same). Filter on a NodeInfo without a Node skips the existing-pods check
 (upstream would dereference nil there) and then fails with "node not found" as upstream.
 The v1.18.5 affinity Filter has no "missing topology key" variant of the reasons.
+Terms are processed by the plugin's TermMemo (terms.py), passed to the functions here.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterable, Optional
 
 from kubesched.api.core import Node, Pod, PodAffinityTerm
-from kubesched.api.labels import Selector, SelectorError, label_selector_as_selector
-from kubesched.api.meta import LabelSelector
+from kubesched.api.labels import SelectorError
 from kubesched.scheduler.framework.plugins.interpodaffinity.names import NAME
+from kubesched.scheduler.framework.plugins.interpodaffinity.terms import AffinityTerm, TermMemo
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState, StateNotFoundError
 from kubesched.scheduler.framework.v1alpha1.interface import Code, Status
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
-from kubesched.scheduler.util.topologies import (
-    get_namespaces_from_pod_affinity_term, pod_matches_terms_namespace_and_selector,
-)
+from kubesched.scheduler.util.topologies import pod_matches_terms_namespace_and_selector
 from kubesched.scheduler.util.utils import get_pod_affinity_terms, get_pod_anti_affinity_terms
 
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
@@ -60,7 +58,7 @@ class TopologyToMatchedTermCount(dict):
             del self[pair]
 
     def update_with_affinity_terms(self, target_pod: Pod, target_pod_node: Node,
-                                   affinity_terms: list["AffinityTerm"], value: int) -> None:
+                                   affinity_terms: list[AffinityTerm], value: int) -> None:
         """Count every term (with its key on the node) once ``target_pod`` matches ALL terms."""
         if pod_matches_all_affinity_terms(target_pod, affinity_terms):
             for term in affinity_terms:
@@ -68,75 +66,12 @@ class TopologyToMatchedTermCount(dict):
                     self._add((term.topology_key, target_pod_node.metadata.labels[term.topology_key]), value)
 
     def update_with_anti_affinity_terms(self, target_pod: Pod, target_pod_node: Node,
-                                        anti_affinity_terms: list["AffinityTerm"], value: int) -> None:
+                                        anti_affinity_terms: list[AffinityTerm], value: int) -> None:
         """Count each anti-affinity term that ``target_pod`` matches (with its key on the node)."""
         for term in anti_affinity_terms:
             if pod_matches_terms_namespace_and_selector(target_pod, term.namespaces, term.selector):
                 if term.topology_key in target_pod_node.metadata.labels:
                     self._add((term.topology_key, target_pod_node.metadata.labels[term.topology_key]), value)
-
-
-_SELECTOR_MEMO_LIMIT = 4096
-_selector_memo: dict[int, tuple[LabelSelector, Selector]] = {}
-
-
-def selector_of(label_selector: Optional[LabelSelector]) -> Selector:
-    """``label_selector_as_selector``, remembered per (immutable) LabelSelector object.
-
-    Not upstream: every scheduling cycle parses the same existing pods' terms again; the
-    answer is a pure function of the object, so it is kept (errors are not: they raise again).
-    """
-    if label_selector is None:
-        return label_selector_as_selector(None)
-    entry = _selector_memo.get(id(label_selector))
-    if entry is not None and entry[0] is label_selector:
-        return entry[1]
-    selector = label_selector_as_selector(label_selector)
-    if len(_selector_memo) >= _SELECTOR_MEMO_LIMIT:
-        _selector_memo.clear()
-    _selector_memo[id(label_selector)] = (label_selector, selector)  # holding it keeps its id unique
-    return selector
-
-
-@dataclass(frozen=True, slots=True)
-class AffinityTerm:
-    """A processed ``v1.PodAffinityTerm``: namespaces, parsed selector, topology key."""
-
-    namespaces: frozenset[str]
-    selector: Selector
-    topology_key: str
-
-
-def get_affinity_terms(pod: Pod, v1_terms: Iterable[PodAffinityTerm]) -> list[AffinityTerm]:
-    """Process ``pod``'s terms; raises SelectorError for an invalid label selector."""
-    return [AffinityTerm(get_namespaces_from_pod_affinity_term(pod, term),
-                         selector_of(term.label_selector), term.topology_key)
-            for term in v1_terms]
-
-
-_AFFINITY_TERMS_MEMO_LIMIT = 4096
-_affinity_terms_memo: dict[tuple[int, str], tuple[tuple, tuple[AffinityTerm, ...]]] = {}
-
-
-def existing_pod_affinity_terms(pod: Pod, v1_terms: tuple) -> tuple[AffinityTerm, ...]:
-    """``get_affinity_terms`` of an existing pod's required terms; raises SelectorError likewise.
-
-    Not upstream: PreFilter processes every existing pod's anti-affinity terms again in every
-    cycle; the result depends only on the (immutable) terms tuple and the pod's namespace, so
-    it is remembered by those (errors are not: they raise again).
-    """
-    if not v1_terms:
-        return ()
-    key = (id(v1_terms), pod.metadata.namespace)
-    entry = _affinity_terms_memo.get(key)
-    if entry is not None and entry[0] is v1_terms:
-        return entry[1]
-    processed = tuple(get_affinity_terms(pod, v1_terms))
-    if isinstance(v1_terms, tuple):  # only an immutable tuple may be remembered
-        if len(_affinity_terms_memo) >= _AFFINITY_TERMS_MEMO_LIMIT:
-            _affinity_terms_memo.clear()
-        _affinity_terms_memo[key] = (v1_terms, processed)  # holding it keeps its id unique
-    return processed
 
 
 def pod_matches_all_affinity_terms(pod: Pod, terms: list[AffinityTerm]) -> bool:
@@ -164,7 +99,8 @@ class PreFilterState:
                               self.topology_to_matched_affinity_terms.clone(),
                               self.topology_to_matched_anti_affinity_terms.clone())
 
-    def update_with_pod(self, updated_pod: Pod, pod: Pod, node: Optional[Node], multiplier: int) -> None:
+    def update_with_pod(self, memo: TermMemo, updated_pod: Pod, pod: Pod, node: Optional[Node],
+                        multiplier: int) -> None:
         """Add (+1) or remove (-1) the matches ``updated_pod`` on ``node`` contributes for ``pod``.
 
         Raises SelectorError where upstream returns an error (which AddPod/RemovePod ignore).
@@ -174,18 +110,18 @@ class PreFilterState:
             return
         updated_affinity = updated_pod.spec.affinity
         if updated_affinity is not None and updated_affinity.pod_anti_affinity is not None:
-            terms = get_affinity_terms(pod, get_pod_anti_affinity_terms(updated_affinity.pod_anti_affinity))
+            terms = memo.affinity_terms(pod, get_pod_anti_affinity_terms(updated_affinity.pod_anti_affinity))
             self.topology_to_matched_existing_anti_affinity_terms.update_with_anti_affinity_terms(
                 pod, node, terms, multiplier)
         affinity = pod.spec.affinity
         if affinity is not None and updated_pod.spec.node_name:
             if affinity.pod_affinity is not None:
-                terms = get_affinity_terms(pod, get_pod_affinity_terms(affinity.pod_affinity))
+                terms = memo.affinity_terms(pod, get_pod_affinity_terms(affinity.pod_affinity))
                 self.topology_to_matched_affinity_terms.update_with_affinity_terms(
                     updated_pod, node, terms, multiplier)
             if affinity.pod_anti_affinity is not None:
                 try:
-                    terms = get_affinity_terms(pod, get_pod_anti_affinity_terms(affinity.pod_anti_affinity))
+                    terms = memo.affinity_terms(pod, get_pod_anti_affinity_terms(affinity.pod_anti_affinity))
                 except SelectorError:
                     terms = []  # upstream logs the error and goes on with no terms
                 self.topology_to_matched_anti_affinity_terms.update_with_anti_affinity_terms(
@@ -199,7 +135,7 @@ class PreFilterState:
         return "PreFilterState(" + ", ".join(f"{f}={dict(getattr(self, f))}" for f in self.__slots__) + ")"
 
 
-def get_matching_anti_affinity_topology_pairs_of_pod(new_pod: Pod, existing_pod: Pod,
+def get_matching_anti_affinity_topology_pairs_of_pod(memo: TermMemo, new_pod: Pod, existing_pod: Pod,
                                                      node: Node) -> TopologyToMatchedTermCount:
     """Pairs of ``node`` where one of ``existing_pod``'s required anti-affinity terms matches ``new_pod``."""
     topology_map = TopologyToMatchedTermCount()
@@ -208,7 +144,7 @@ def get_matching_anti_affinity_topology_pairs_of_pod(new_pod: Pod, existing_pod:
         return topology_map
     # every term is processed before any is matched: a bad selector fails PreFilter as a whole
     labels = node.metadata.labels
-    for term in existing_pod_affinity_terms(existing_pod, get_pod_anti_affinity_terms(affinity.pod_anti_affinity)):
+    for term in memo.existing_affinity_terms(existing_pod, get_pod_anti_affinity_terms(affinity.pod_anti_affinity)):
         if pod_matches_terms_namespace_and_selector(new_pod, term.namespaces, term.selector):
             value = labels.get(term.topology_key)
             if value is not None:
@@ -217,27 +153,29 @@ def get_matching_anti_affinity_topology_pairs_of_pod(new_pod: Pod, existing_pod:
     return topology_map
 
 
-def get_tp_map_matching_existing_anti_affinity(pod: Pod, all_nodes: list[NodeInfo]) -> TopologyToMatchedTermCount:
+def get_tp_map_matching_existing_anti_affinity(memo: TermMemo, pod: Pod,
+                                               all_nodes: list[NodeInfo]) -> TopologyToMatchedTermCount:
     """Existing pods' required anti-affinity terms that ``pod`` would violate, per topology pair."""
     topology_map = TopologyToMatchedTermCount()
     for node_info in all_nodes:
         if node_info.node is None:
             continue  # upstream logs "node not found"
         for existing_pod in node_info.pods_with_affinity:
-            found = get_matching_anti_affinity_topology_pairs_of_pod(pod, existing_pod, node_info.node)
+            found = get_matching_anti_affinity_topology_pairs_of_pod(memo, pod, existing_pod, node_info.node)
             topology_map.append(found)
     return topology_map
 
 
 def get_tp_map_matching_incoming_affinity_anti_affinity(
-        pod: Pod, all_nodes: list[NodeInfo]) -> tuple[TopologyToMatchedTermCount, TopologyToMatchedTermCount]:
+        memo: TermMemo, pod: Pod,
+        all_nodes: list[NodeInfo]) -> tuple[TopologyToMatchedTermCount, TopologyToMatchedTermCount]:
     """Existing pods matching ``pod``'s required affinity (all terms) / anti-affinity (each term)."""
     affinity_map, anti_affinity_map = TopologyToMatchedTermCount(), TopologyToMatchedTermCount()
     affinity = pod.spec.affinity
     if affinity is None or (affinity.pod_affinity is None and affinity.pod_anti_affinity is None):
         return affinity_map, anti_affinity_map
-    affinity_terms = get_affinity_terms(pod, get_pod_affinity_terms(affinity.pod_affinity))
-    anti_affinity_terms = get_affinity_terms(pod, get_pod_anti_affinity_terms(affinity.pod_anti_affinity))
+    affinity_terms = memo.affinity_terms(pod, get_pod_affinity_terms(affinity.pod_affinity))
+    anti_affinity_terms = memo.affinity_terms(pod, get_pod_anti_affinity_terms(affinity.pod_anti_affinity))
     for node_info in all_nodes:
         node = node_info.node
         if node is None:
@@ -250,13 +188,13 @@ def get_tp_map_matching_incoming_affinity_anti_affinity(
     return affinity_map, anti_affinity_map
 
 
-def target_pod_matches_affinity_of_pod(pod: Pod, target_pod: Pod) -> bool:
+def target_pod_matches_affinity_of_pod(memo: TermMemo, pod: Pod, target_pod: Pod) -> bool:
     """Whether ``target_pod`` matches ALL of ``pod``'s required affinity terms (topology not checked)."""
     affinity = pod.spec.affinity
     if affinity is None or affinity.pod_affinity is None:
         return False
     try:
-        terms = get_affinity_terms(pod, get_pod_affinity_terms(affinity.pod_affinity))
+        terms = memo.affinity_terms(pod, get_pod_affinity_terms(affinity.pod_affinity))
     except SelectorError:
         return False
     return pod_matches_all_affinity_terms(target_pod, terms)
@@ -295,17 +233,18 @@ class Filtering:
     """The PreFilter, PreFilterExtensions and Filter methods of InterPodAffinity."""
 
     shared_lister: object
+    memo: TermMemo
 
     def pre_filter(self, cycle_state: CycleState, pod: Pod) -> Optional[Status]:
         node_infos = self.shared_lister.node_infos()
         all_nodes = node_infos.list()
         have_pods_with_affinity_nodes = node_infos.have_pods_with_affinity_list()
         try:
-            existing = get_tp_map_matching_existing_anti_affinity(pod, have_pods_with_affinity_nodes)
+            existing = get_tp_map_matching_existing_anti_affinity(self.memo, pod, have_pods_with_affinity_nodes)
         except SelectorError as err:
             return Status.new(Code.ERROR, f"calculating preFilterState: {err}")
         try:
-            affinity_map, anti_map = get_tp_map_matching_incoming_affinity_anti_affinity(pod, all_nodes)
+            affinity_map, anti_map = get_tp_map_matching_incoming_affinity_anti_affinity(self.memo, pod, all_nodes)
         except SelectorError as err:
             return Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, f"calculating preFilterState: {err}")
         cycle_state.write(PRE_FILTER_STATE_KEY, PreFilterState(existing, affinity_map, anti_map))
@@ -322,15 +261,14 @@ class Filtering:
                    node_info: NodeInfo) -> Optional[Status]:
         return self._update(cycle_state, pod_to_schedule, pod_to_remove, node_info, -1)
 
-    @staticmethod
-    def _update(cycle_state: CycleState, pod: Pod, updated: Pod, node_info: NodeInfo,
+    def _update(self, cycle_state: CycleState, pod: Pod, updated: Pod, node_info: NodeInfo,
                 multiplier: int) -> Optional[Status]:
         try:
             state = get_pre_filter_state(cycle_state)
         except LookupError as err:
             return Status.new(Code.ERROR, str(err))
         try:
-            state.update_with_pod(updated, pod, node_info.node, multiplier)
+            state.update_with_pod(self.memo, updated, pod, node_info.node, multiplier)
         except SelectorError:
             pass  # upstream drops updateWithPod's error
         return None
@@ -350,7 +288,7 @@ class Filtering:
         node = node_info.node
         if node is None:
             return Status.new(Code.ERROR, "node not found")
-        if not satisfies_pod_affinity(pod, state, node):
+        if not satisfies_pod_affinity(self.memo, pod, state, node):
             return Status.new(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, ERR_REASON_AFFINITY_NOT_MATCH,
                               ERR_REASON_AFFINITY_RULES_NOT_MATCH)
         if not satisfies_pod_anti_affinity(pod, state, node):
@@ -370,7 +308,7 @@ def satisfies_existing_pods_anti_affinity(state: PreFilterState, node_info: Node
     return True
 
 
-def satisfies_pod_affinity(pod: Pod, state: PreFilterState, node: Node) -> bool:
+def satisfies_pod_affinity(memo: TermMemo, pod: Pod, state: PreFilterState, node: Node) -> bool:
     """The affinity half of ``satisfiesPodsAffinityAntiAffinity`` (with the first-pod exception)."""
     terms = get_pod_affinity_terms(pod.spec.affinity.pod_affinity)
     if not terms:
@@ -379,7 +317,7 @@ def satisfies_pod_affinity(pod: Pod, state: PreFilterState, node: Node) -> bool:
     if node_matches_all_topology_terms(pairs, node, terms):
         return True
     # The first pod of a group that has affinity to itself may go anywhere.
-    return not pairs and target_pod_matches_affinity_of_pod(pod, pod)
+    return not pairs and target_pod_matches_affinity_of_pod(memo, pod, pod)
 
 
 def satisfies_pod_anti_affinity(pod: Pod, state: PreFilterState, node: Node) -> bool:

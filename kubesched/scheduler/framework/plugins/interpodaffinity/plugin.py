@@ -6,7 +6,8 @@ InterPodAffinity, New, validateArgs, ValidateHardPodAffinityWeight).
 
 Go spreads the plugin's methods over plugin.go, filtering.go and scoring.go; here
 filtering.py and scoring.py hold them as mixins that this module's class combines
-(the constants are in names.py, re-exported here).
+(the constants are in names.py, re-exported here; the processed terms and the
+instance's memo of them in terms.py).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from kubesched.scheduler.framework.plugins.interpodaffinity.names import (
     NAME,
 )
 from kubesched.scheduler.framework.plugins.interpodaffinity.scoring import Scoring
+from kubesched.scheduler.framework.plugins.interpodaffinity.terms import TermMemo
 from kubesched.scheduler.framework.v1alpha1.interface import PreScoreSkip
 from kubesched.scheduler.framework.v1alpha1.plugin_args import decode_into
 
@@ -39,6 +41,7 @@ class InterPodAffinity(Filtering, Scoring):
     def __init__(self, shared_lister, hard_pod_affinity_weight: int = DEFAULT_HARD_POD_AFFINITY_WEIGHT) -> None:
         self.shared_lister = shared_lister
         self.hard_pod_affinity_weight = hard_pod_affinity_weight
+        self.memo = TermMemo()
 
     def name(self) -> str:
         return NAME

@@ -1,8 +1,8 @@
 """InterPodAffinity PreScore / Score / NormalizeScore: preferred (anti-)affinity and symmetry.
 
 Upstream: pkg/scheduler/framework/plugins/interpodaffinity/scoring.go (preScoreState,
-weightedAffinityTerm, newWeightedAffinityTerm, getWeightedAffinityTerms, processTerm,
-processTerms, processExistingPod, PreScore, getPreScoreState, Score, NormalizeScore).
+processTerm, processTerms, processExistingPod, PreScore, getPreScoreState, Score,
+NormalizeScore); the weighted terms are processed by the plugin's TermMemo (terms.py).
 
 NormalizeScore uses float64 arithmetic and truncation as v1.18.5:
 ``int64(MaxNodeScore * (score - min) / (max - min))`` with max >= 0 >= min.
@@ -12,70 +12,19 @@ order (integer sums, so the scores are the same).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from kubesched.api.core import Node, Pod, PodAffinityTerm, WeightedPodAffinityTerm
-from kubesched.api.labels import Selector, SelectorError
-from kubesched.scheduler.framework.plugins.interpodaffinity.filtering import selector_of
+from kubesched.api.core import Node, Pod
+from kubesched.api.labels import SelectorError
+from kubesched.scheduler.framework.plugins.helper.snapshot import get_node_info
 from kubesched.scheduler.framework.plugins.interpodaffinity.names import NAME
+from kubesched.scheduler.framework.plugins.interpodaffinity.terms import TermMemo, WeightedAffinityTerm
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState, StateNotFoundError
 from kubesched.scheduler.framework.v1alpha1.interface import MAX_NODE_SCORE, Code, NodeScore, Status
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
-from kubesched.scheduler.util.topologies import (
-    get_namespaces_from_pod_affinity_term, pod_matches_terms_namespace_and_selector,
-)
+from kubesched.scheduler.util.topologies import pod_matches_terms_namespace_and_selector
 
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
-
-
-@dataclass(frozen=True, slots=True)
-class WeightedAffinityTerm:
-    """A processed ``v1.WeightedPodAffinityTerm``."""
-
-    namespaces: frozenset[str]
-    selector: Selector
-    topology_key: str
-    weight: int
-
-
-def new_weighted_affinity_term(pod: Pod, term: PodAffinityTerm, weight: int) -> WeightedAffinityTerm:
-    """Raises SelectorError for an invalid label selector."""
-    return WeightedAffinityTerm(get_namespaces_from_pod_affinity_term(pod, term),
-                                selector_of(term.label_selector), term.topology_key, weight)
-
-
-def get_weighted_affinity_terms(pod: Pod, terms: Iterable[WeightedPodAffinityTerm]) -> list[WeightedAffinityTerm]:
-    return [new_weighted_affinity_term(pod, t.pod_affinity_term, t.weight) for t in terms]
-
-
-_TERMS_MEMO_LIMIT = 4096
-_terms_memo: dict[tuple[int, str, Optional[int]], tuple[tuple, tuple[WeightedAffinityTerm, ...]]] = {}
-
-
-def existing_pod_terms(pod: Pod, terms: tuple, hard_weight: Optional[int] = None) -> tuple[WeightedAffinityTerm, ...]:
-    """An existing pod's processed terms: its preferred ones (``hard_weight`` None), or its
-    required ones weighted ``hard_weight``. Raises SelectorError for an invalid selector.
-
-    Not upstream: PreScore processes every existing pod's terms again in every cycle; the
-    result depends only on the (immutable) terms tuple, the pod's namespace and the weight,
-    so it is remembered by those (errors are not: they raise again).
-    """
-    if not terms:
-        return ()
-    key = (id(terms), pod.metadata.namespace, hard_weight)
-    entry = _terms_memo.get(key)
-    if entry is not None and entry[0] is terms:
-        return entry[1]
-    if hard_weight is None:
-        processed = tuple(new_weighted_affinity_term(pod, t.pod_affinity_term, t.weight) for t in terms)
-    else:
-        processed = tuple(new_weighted_affinity_term(pod, t, hard_weight) for t in terms)
-    if isinstance(terms, tuple):  # only an immutable tuple may be remembered
-        if len(_terms_memo) >= _TERMS_MEMO_LIMIT:
-            _terms_memo.clear()
-        _terms_memo[key] = (terms, processed)  # holding it keeps its id unique
-    return processed
 
 
 class PreScoreState:
@@ -140,6 +89,7 @@ class Scoring:
 
     shared_lister: object
     hard_pod_affinity_weight: int
+    memo: TermMemo
 
     def process_existing_pod(self, state: PreScoreState, existing_pod: Pod, node_info: NodeInfo,
                              incoming_pod: Pod) -> None:
@@ -156,17 +106,17 @@ class Scoring:
         if pod_affinity is not None:
             if self.hard_pod_affinity_weight > 0:
                 # a bad required term raises before any is processed: PreScore then fails as a whole
-                process_terms(state, existing_pod_terms(
+                process_terms(state, self.memo.existing_weighted_terms(
                     existing_pod, pod_affinity.required_during_scheduling_ignored_during_execution,
                     self.hard_pod_affinity_weight), incoming_pod, node, 1)
             try:
-                terms = existing_pod_terms(
+                terms = self.memo.existing_weighted_terms(
                     existing_pod, pod_affinity.preferred_during_scheduling_ignored_during_execution)
             except SelectorError:
                 return  # upstream logs it and skips the rest of this pod
             process_terms(state, terms, incoming_pod, node, 1)
         if existing_affinity.pod_anti_affinity is not None:
-            terms = existing_pod_terms(
+            terms = self.memo.existing_weighted_terms(
                 existing_pod, existing_affinity.pod_anti_affinity.preferred_during_scheduling_ignored_during_execution)
             process_terms(state, terms, incoming_pod, node, -1)
 
@@ -181,9 +131,9 @@ class Scoring:
         node_infos = self.shared_lister.node_infos()
         all_nodes = node_infos.list() if has_affinity or has_anti_affinity else node_infos.have_pods_with_affinity_list()
         try:
-            affinity_terms = get_weighted_affinity_terms(
+            affinity_terms = self.memo.weighted_terms(
                 pod, affinity.pod_affinity.preferred_during_scheduling_ignored_during_execution) if has_affinity else []
-            anti_terms = get_weighted_affinity_terms(
+            anti_terms = self.memo.weighted_terms(
                 pod, affinity.pod_anti_affinity.preferred_during_scheduling_ignored_during_execution) \
                 if has_anti_affinity else []
         except SelectorError as err:
@@ -202,13 +152,10 @@ class Scoring:
         return None
 
     def score(self, cycle_state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
-        try:
-            node_info = self.shared_lister.node_infos().get(node_name)
-        except LookupError as err:
-            return 0, Status.new(Code.ERROR, f'getting node "{node_name}" from Snapshot: {err}, node is nil: true')
-        node = node_info.node
+        node_info, err = get_node_info(self.shared_lister, node_name)
+        node = node_info.node if node_info is not None else None
         if node is None:
-            return 0, Status.new(Code.ERROR, f'getting node "{node_name}" from Snapshot: <nil>, node is nil: true')
+            return 0, Status.new(Code.ERROR, f'getting node "{node_name}" from Snapshot: {err}, node is nil: true')
         try:
             state = get_pre_score_state(cycle_state)
         except LookupError as err:

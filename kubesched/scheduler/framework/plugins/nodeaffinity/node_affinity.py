@@ -13,10 +13,11 @@ from typing import Final, Optional
 from kubesched.api.core import Node, Pod
 from kubesched.api.labels import SelectorError
 from kubesched.scheduler.framework.plugins.helper.normalize_score import default_normalize_score
+from kubesched.scheduler.framework.plugins.helper.snapshot import get_node_info, shared_lister_of
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import (
     MAX_NODE_SCORE, Code, FilterPlugin, PreFilterSkip, NodeScoreList, ScorePlugin, PreScoreSkip, Status)
-from kubesched.scheduler.framework.plugins.nodeaffinity.pod_selectors import pod_selectors
+from kubesched.scheduler.framework.plugins.nodeaffinity.pod_selectors import LastPodSelectors
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
 
 NAME: Final = "NodeAffinity"
@@ -26,8 +27,9 @@ ERR_REASON: Final = "node(s) didn't match node selector"
 class NodeAffinity:
     """Filter + Score (+ NormalizeScore) plugin over node labels."""
 
-    def __init__(self, handle: object) -> None:
-        self.handle = handle
+    def __init__(self, shared_lister: object) -> None:
+        self.shared_lister = shared_lister
+        self.selectors = LastPodSelectors()
 
     def name(self) -> str:
         return NAME
@@ -36,7 +38,7 @@ class NodeAffinity:
         """Upstream: (*NodeAffinity).Filter."""
         if node_info is None or node_info.node is None:
             return Status(Code.ERROR, ("node not found",))
-        if not pod_selectors(pod).matches(node_info.node):
+        if not self.selectors.of(pod).matches(node_info.node):
             return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (ERR_REASON,))
         return None
 
@@ -59,15 +61,16 @@ class NodeAffinity:
         return 0
 
     def score(self, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
-        """Upstream: (*NodeAffinity).Score. Sum of the weights of matching preferred terms."""
-        try:
-            node_info = self.handle.snapshot_shared_lister().node_infos().get(node_name)
-        except LookupError as err:
+        """Upstream: (*NodeAffinity).Score. Sum of the weights of matching preferred terms.
+
+        Only ``preference.matchExpressions`` count (matchFields are ignored); an empty
+        matchExpressions list selects nothing; a malformed one fails with its error.
+        """
+        node_info, err = get_node_info(self.shared_lister, node_name)
+        if node_info is None or node_info.node is None:
             return 0, Status(Code.ERROR, (f'getting node "{node_name}" from Snapshot: {err}',))
-        if node_info.node is None:
-            return 0, Status(Code.ERROR, (f'getting node "{node_name}" from Snapshot: <nil>',))
         try:
-            return preferred_score(pod, node_info.node), None
+            return self.selectors.of(pod).preferred_score(node_info.node), None
         except SelectorError as err:
             return 0, Status(Code.ERROR, (str(err),))
 
@@ -79,17 +82,9 @@ class NodeAffinity:
         return self
 
 
-def preferred_score(pod: Pod, node: Node) -> int:
-    """The body of Score: only ``preference.matchExpressions`` count (matchFields are ignored).
-
-    An empty matchExpressions list selects nothing; a malformed one raises SelectorError.
-    """
-    return pod_selectors(pod).preferred_score(node)
-
-
 def new(args: dict | None, handle: object) -> NodeAffinity:
     """Upstream: New (no args)."""
-    return NodeAffinity(handle)
+    return NodeAffinity(shared_lister_of(handle))
 
 
 _f: FilterPlugin = NodeAffinity(None)

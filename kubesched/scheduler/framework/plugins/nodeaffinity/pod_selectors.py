@@ -9,7 +9,7 @@ Upstream rebuilds the selectors for every node. Pods are immutable, so building 
 once per pod gives the same verdicts: a required term that is empty or fails to build
 never matches; a weighted preferred term that fails to build makes Score fail with its
 error, whatever the node (terms of weight 0 are never built). Only the last pod asked
-about is kept (a pod is filtered and scored on every node in a row).
+about is kept, by each NodeAffinity instance (a pod is filtered and scored on every node in a row).
 """
 
 from __future__ import annotations
@@ -100,19 +100,17 @@ def _build_term(term: NodeSelectorTerm) -> Optional[_Term]:
     return label_selector, field_selector
 
 
-class _Last:
+class LastPodSelectors:
+    """The selectors of the last pod asked about, rebuilt only for a different pod object
+    (one per plugin instance)."""
+
     __slots__ = ("selectors",)
 
     def __init__(self) -> None:
         self.selectors: Optional[PodSelectors] = None
 
-
-_LAST: Final = _Last()
-
-
-def pod_selectors(pod: Pod) -> PodSelectors:
-    """The pod's selectors, rebuilt only when a different pod object is asked about."""
-    selectors = _LAST.selectors
-    if selectors is None or selectors.pod is not pod:
-        selectors = _LAST.selectors = PodSelectors(pod)
-    return selectors
+    def of(self, pod: Pod) -> PodSelectors:
+        selectors = self.selectors
+        if selectors is None or selectors.pod is not pod:
+            selectors = self.selectors = PodSelectors(pod)
+        return selectors

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Final, Optional
 
 from kubesched.api.core import Pod
+from kubesched.scheduler.framework.plugins.helper.snapshot import get_node_info, shared_lister_of
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import (
     MAX_NODE_SCORE, Code, FilterPlugin, ScorePlugin, Status)
@@ -35,8 +36,8 @@ class Args:
 class NodeLabel:
     """Filter + Score plugin over node label keys (values are ignored)."""
 
-    def __init__(self, handle: object, args: Args) -> None:
-        self.handle = handle
+    def __init__(self, shared_lister: object, args: Args) -> None:
+        self.shared_lister = shared_lister
         self.args = args
 
     def name(self) -> str:
@@ -54,11 +55,7 @@ class NodeLabel:
 
     def score(self, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
         """Upstream: (*NodeLabel).Score. Average over preferences of 100 per satisfied one."""
-        err, node_info = "<nil>", None
-        try:
-            node_info = self.handle.snapshot_shared_lister().node_infos().get(node_name)
-        except LookupError as e:
-            err = str(e)
+        node_info, err = get_node_info(self.shared_lister, node_name)
         if node_info is None or node_info.node is None:
             return 0, Status(Code.ERROR, (
                 f'getting node "{node_name}" from Snapshot: {err}, node is nil: true',))
@@ -106,7 +103,7 @@ def new(args: dict | None, handle: object) -> NodeLabel:
         "presentLabels", "absentLabels", "presentLabelsPreference", "absentLabelsPreference")))
     validate_no_conflict(parsed.present_labels, parsed.absent_labels)
     validate_no_conflict(parsed.present_labels_preference, parsed.absent_labels_preference)
-    return NodeLabel(handle, parsed)
+    return NodeLabel(shared_lister_of(handle), parsed)
 
 
 _f: FilterPlugin = NodeLabel(None, Args())

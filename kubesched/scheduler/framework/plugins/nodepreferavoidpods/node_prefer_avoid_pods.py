@@ -11,6 +11,7 @@ from typing import Final, Optional
 
 from kubesched.api import v1helper
 from kubesched.api.core import Node, Pod
+from kubesched.scheduler.framework.plugins.helper.snapshot import get_node_info, shared_lister_of
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import (
     MAX_NODE_SCORE, Code, ScorePlugin, PreScoreSkip, Status)
@@ -22,17 +23,16 @@ _AVOIDABLE_CONTROLLER_KINDS: Final = ("ReplicationController", "ReplicaSet")
 class NodePreferAvoidPods:
     """Score-only plugin (no NormalizeScore)."""
 
-    def __init__(self, handle: object) -> None:
-        self.handle = handle
+    def __init__(self, shared_lister: object) -> None:
+        self.shared_lister = shared_lister
 
     def name(self) -> str:
         return NAME
 
     def score(self, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
         """Upstream: (*NodePreferAvoidPods).Score."""
-        try:
-            node_info = self.handle.snapshot_shared_lister().node_infos().get(node_name)
-        except LookupError as err:
+        node_info, err = get_node_info(self.shared_lister, node_name)
+        if node_info is None:
             return 0, Status(Code.ERROR, (f'getting node "{node_name}" from Snapshot: {err}',))
         if node_info.node is None:
             return 0, Status(Code.ERROR, ("node not found",))
@@ -77,7 +77,7 @@ def score_node(pod: Pod, node: Node) -> int:
 
 def new(args: dict | None, handle: object) -> NodePreferAvoidPods:
     """Upstream: New (no args)."""
-    return NodePreferAvoidPods(handle)
+    return NodePreferAvoidPods(shared_lister_of(handle))
 
 
 _s: ScorePlugin = NodePreferAvoidPods(None)

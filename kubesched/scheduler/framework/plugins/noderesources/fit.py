@@ -86,10 +86,7 @@ class Fit:
             return Status(Code.ERROR, (f'error reading "{PRE_FILTER_STATE_KEY}" from cycleState: {err}',))
         if not isinstance(s, PreFilterState):
             return Status(Code.ERROR, (f"{s!r}  convert to NodeResourcesFit.preFilterState error",))
-        request = s.resource
-        if not request.scalar_resources and _fits_cpu_memory_storage(request, node_info):
-            return None
-        insufficient = fits_request(request, node_info, self.ignored_resources)
+        insufficient = fits_request(s.resource, node_info, self.ignored_resources)
         if insufficient:
             return Status(Code.UNSCHEDULABLE, tuple(r.reason for r in insufficient))
         return None
@@ -113,27 +110,18 @@ def fits(pod: Pod, node_info: NodeInfo,
     return fits_request(compute_pod_resource_request(pod), node_info, ignored_extended_resources)
 
 
-def _fits_cpu_memory_storage(pod_request: Resource, node_info: NodeInfo) -> bool:
-    """Whether ``fits_request`` finds nothing for a request without scalar resources (a fast check)."""
-    alloc, used = node_info.allocatable_resource, node_info.requested_resource
-    return (len(node_info.pods) < alloc.allowed_pod_number
-            and pod_request.milli_cpu + used.milli_cpu <= alloc.milli_cpu
-            and pod_request.memory + used.memory <= alloc.memory
-            and pod_request.ephemeral_storage + used.ephemeral_storage <= alloc.ephemeral_storage)
-
-
 def fits_request(pod_request: Resource, node_info: NodeInfo,
                  ignored_extended_resources: AbstractSet[str] = frozenset()) -> list[InsufficientResource]:
     """Upstream: fitsRequest."""
     out: list[InsufficientResource] = []
     alloc = node_info.allocatable_resource
-    allowed = alloc.allowed_pod_number
     num_pods = len(node_info.pods)
-    if num_pods + 1 > allowed:
-        out.append(InsufficientResource(v1helper.RESOURCE_PODS, REASON_TOO_MANY_PODS, 1, num_pods, allowed))
+    if num_pods >= alloc.allowed_pod_number:  # num_pods + 1 > allowed
+        out.append(InsufficientResource(v1helper.RESOURCE_PODS, REASON_TOO_MANY_PODS, 1, num_pods,
+                                        alloc.allowed_pod_number))
     cpu, memory, ephemeral = pod_request.milli_cpu, pod_request.memory, pod_request.ephemeral_storage
     scalars = pod_request.scalar_resources
-    if cpu == 0 and memory == 0 and ephemeral == 0 and not scalars:
+    if not (cpu or memory or ephemeral or scalars):  # the pod requests nothing
         return out
     used = node_info.requested_resource
     if alloc.milli_cpu < cpu + used.milli_cpu:
@@ -145,12 +133,13 @@ def fits_request(pod_request: Resource, node_info: NodeInfo,
     if alloc.ephemeral_storage < ephemeral + used.ephemeral_storage:
         out.append(InsufficientResource(v1helper.RESOURCE_EPHEMERAL_STORAGE, REASON_INSUFFICIENT_EPHEMERAL_STORAGE,
                                         ephemeral, used.ephemeral_storage, alloc.ephemeral_storage))
-    for name, want in scalars.items():
-        if v1helper.is_extended_resource_name(name) and name in ignored_extended_resources:
-            continue
-        have, cap = used.scalar_resources.get(name, 0), alloc.scalar_resources.get(name, 0)
-        if cap < want + have:
-            out.append(InsufficientResource(name, reason_insufficient(name), want, have, cap))
+    if scalars:
+        for name, want in scalars.items():
+            if v1helper.is_extended_resource_name(name) and name in ignored_extended_resources:
+                continue
+            have, cap = used.scalar_resources.get(name, 0), alloc.scalar_resources.get(name, 0)
+            if cap < want + have:
+                out.append(InsufficientResource(name, reason_insufficient(name), want, have, cap))
     return out
 
 

@@ -5,61 +5,36 @@ Upstream: pkg/scheduler/framework/plugins/noderesources/least_allocated.go
 leastRequestedScore).
 
 Per resource: (capacity − requested) × 100 / capacity (0 when capacity is 0 or exceeded);
-node score: the weighted mean over cpu and memory (weights 1), integer division.
+node score: the weighted mean over cpu and memory (weights 1), integer division. The scorer
+takes the four numbers (see ResourceAllocationScorer).
 """
 
 from __future__ import annotations
 
-from typing import Final, Optional
+from typing import Final
 
-from kubesched.api.core import Pod
+from kubesched.scheduler.framework.plugins.helper.snapshot import shared_lister_of
 from kubesched.scheduler.framework.plugins.noderesources.resource_allocation import (
-    DEFAULT_REQUESTED_RATIO_RESOURCES, ResourceAllocationScorer, ResourceToValueMap, go_div)
-from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
-from kubesched.scheduler.framework.v1alpha1.interface import MAX_NODE_SCORE, Code, ScorePlugin, Status
+    DEFAULT_REQUESTED_RATIO_RESOURCES, ResourceAllocationPlugin, ResourceAllocationScorer, go_div)
+from kubesched.scheduler.framework.v1alpha1.interface import MAX_NODE_SCORE, ScorePlugin
 
 NAME: Final = "NodeResourcesLeastAllocated"
 
 
-class LeastAllocated:
+class LeastAllocated(ResourceAllocationPlugin):
     """Score-only plugin (no NormalizeScore)."""
 
-    def __init__(self, handle: object) -> None:
-        self.handle = handle
-        self.scorer = ResourceAllocationScorer(NAME, least_resource_scorer, DEFAULT_REQUESTED_RATIO_RESOURCES,
-                                               least_cpu_memory_scorer)
-
-    def name(self) -> str:
-        return NAME
-
-    def score(self, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
-        """Upstream: (*LeastAllocated).Score."""
-        try:
-            node_info = self.handle.snapshot_shared_lister().node_infos().get(node_name)
-        except LookupError as err:
-            return 0, Status(Code.ERROR, (f'getting node "{node_name}" from Snapshot: {err}',))
-        if node_info is None:
-            return 0, Status(Code.ERROR, (f'getting node "{node_name}" from Snapshot: <nil>',))
-        return self.scorer.score(pod, node_info)
-
-    def score_extensions(self) -> None:
-        return None
+    def __init__(self, shared_lister: object) -> None:
+        self.shared_lister = shared_lister
+        self.scorer = ResourceAllocationScorer(NAME, least_resource_scorer, DEFAULT_REQUESTED_RATIO_RESOURCES)
 
 
-def least_resource_scorer(requested: ResourceToValueMap, allocatable: ResourceToValueMap,
+def least_resource_scorer(cpu: int, cpu_capacity: int, memory: int, memory_capacity: int,
                           include_volumes: bool, requested_volumes: int, allocatable_volumes: int) -> int:
-    """Upstream: leastResourceScorer."""
-    node_score = weight_sum = 0
-    for resource, weight in DEFAULT_REQUESTED_RATIO_RESOURCES.items():
-        node_score += least_requested_score(requested.get(resource, 0), allocatable.get(resource, 0)) * weight
-        weight_sum += weight
-    return go_div(node_score, weight_sum)
-
-
-def least_cpu_memory_scorer(cpu: int, cpu_capacity: int, memory: int, memory_capacity: int) -> int:
-    """``leastResourceScorer`` over memory and cpu (weight 1 each), without the maps."""
+    """Upstream: leastResourceScorer, over memory and cpu (weight 1 each); volumes are not weighed."""
     if 0 < cpu_capacity and cpu <= cpu_capacity and 0 < memory_capacity and memory <= memory_capacity:
-        # every quotient is of non-negative numbers, where floor division is Go's truncation
+        # the usual node: leastRequestedScore inline, where every quotient is of non-negative
+        # numbers, so // is Go's truncation
         return ((memory_capacity - memory) * MAX_NODE_SCORE // memory_capacity
                 + (cpu_capacity - cpu) * MAX_NODE_SCORE // cpu_capacity) // 2
     return go_div(least_requested_score(memory, memory_capacity) + least_requested_score(cpu, cpu_capacity), 2)
@@ -74,7 +49,7 @@ def least_requested_score(requested: int, capacity: int) -> int:
 
 def new(args: dict | None, handle: object) -> LeastAllocated:
     """Upstream: NewLeastAllocated (args ignored)."""
-    return LeastAllocated(handle)
+    return LeastAllocated(shared_lister_of(handle))
 
 
 _s: ScorePlugin = LeastAllocated(None)

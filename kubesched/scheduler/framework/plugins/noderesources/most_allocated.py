@@ -13,44 +13,35 @@ from __future__ import annotations
 from typing import Final, Optional
 
 from kubesched.api.core import Pod
+from kubesched.scheduler.framework.plugins.helper.snapshot import get_node_info, shared_lister_of
 from kubesched.scheduler.framework.plugins.noderesources.resource_allocation import (
-    DEFAULT_REQUESTED_RATIO_RESOURCES, ResourceAllocationScorer, ResourceToValueMap, get_node_info, go_div)
+    DEFAULT_REQUESTED_RATIO_RESOURCES, ResourceAllocationPlugin, ResourceAllocationScorer, go_div)
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import MAX_NODE_SCORE, Code, ScorePlugin, Status
 
 NAME: Final = "NodeResourcesMostAllocated"
 
 
-class MostAllocated:
+class MostAllocated(ResourceAllocationPlugin):
     """Score-only plugin (no NormalizeScore)."""
 
-    def __init__(self, handle: object) -> None:
-        self.handle = handle
+    def __init__(self, shared_lister: object) -> None:
+        self.shared_lister = shared_lister
         self.scorer = ResourceAllocationScorer(NAME, most_resource_scorer, DEFAULT_REQUESTED_RATIO_RESOURCES)
-
-    def name(self) -> str:
-        return NAME
 
     def score(self, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
         """Upstream: (*MostAllocated).Score."""
-        node_info, err = get_node_info(self.handle, node_name)
+        node_info, err = get_node_info(self.shared_lister, node_name)
         if node_info is None or node_info.node is None:
             return 0, Status(Code.ERROR, (
                 f'getting node "{node_name}" from Snapshot: {err}, node is nil: true',))
         return self.scorer.score(pod, node_info)
 
-    def score_extensions(self) -> None:
-        return None
 
-
-def most_resource_scorer(requested: ResourceToValueMap, allocatable: ResourceToValueMap,
+def most_resource_scorer(cpu: int, cpu_capacity: int, memory: int, memory_capacity: int,
                          include_volumes: bool, requested_volumes: int, allocatable_volumes: int) -> int:
-    """Upstream: mostResourceScorer."""
-    node_score = weight_sum = 0
-    for resource, weight in DEFAULT_REQUESTED_RATIO_RESOURCES.items():
-        node_score += most_requested_score(requested.get(resource, 0), allocatable.get(resource, 0)) * weight
-        weight_sum += weight
-    return go_div(node_score, weight_sum)
+    """Upstream: mostResourceScorer, over memory and cpu (weight 1 each); volumes are not weighed."""
+    return go_div(most_requested_score(memory, memory_capacity) + most_requested_score(cpu, cpu_capacity), 2)
 
 
 def most_requested_score(requested: int, capacity: int) -> int:
@@ -62,7 +53,7 @@ def most_requested_score(requested: int, capacity: int) -> int:
 
 def new(args: dict | None, handle: object) -> MostAllocated:
     """Upstream: NewMostAllocated (args ignored)."""
-    return MostAllocated(handle)
+    return MostAllocated(shared_lister_of(handle))
 
 
 _s: ScorePlugin = MostAllocated(None)

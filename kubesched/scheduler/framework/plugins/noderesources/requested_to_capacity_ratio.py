@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable, Final, Mapping, Optional, Sequence
+from typing import Callable, Final, Mapping, Sequence
 
-from kubesched.api.core import Pod
+from kubesched.scheduler.framework.plugins.helper.snapshot import shared_lister_of
 from kubesched.scheduler.framework.plugins.noderesources.resource_allocation import (
-    DEFAULT_REQUESTED_RATIO_RESOURCES, ResourceAllocationScorer, ResourceToValueMap, ScorerFunc,
-    get_node_info, go_div)
-from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
-from kubesched.scheduler.framework.v1alpha1.interface import MAX_NODE_SCORE, Code, ScorePlugin, Status
+    DEFAULT_REQUESTED_RATIO_RESOURCES, ResourceAllocationPlugin, ResourceAllocationScorer, ResourceToValueMap,
+    ScorerFunc, go_div)
+from kubesched.scheduler.framework.v1alpha1.interface import MAX_NODE_SCORE, ScorePlugin
 
 NAME: Final = "RequestedToCapacityRatio"
 MAX_CUSTOM_PRIORITY_SCORE: Final = 10  # apis/config.MaxCustomPriorityScore
@@ -43,25 +42,12 @@ class FunctionShapePoint:
 FunctionShape = Sequence[FunctionShapePoint]
 
 
-class RequestedToCapacityRatio:
+class RequestedToCapacityRatio(ResourceAllocationPlugin):
     """Score-only plugin (no NormalizeScore)."""
 
-    def __init__(self, handle: object, scorer: ResourceAllocationScorer) -> None:
-        self.handle = handle
+    def __init__(self, shared_lister: object, scorer: ResourceAllocationScorer) -> None:
+        self.shared_lister = shared_lister
         self.scorer = scorer
-
-    def name(self) -> str:
-        return NAME
-
-    def score(self, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
-        """Upstream: (*RequestedToCapacityRatio).Score."""
-        node_info, err = get_node_info(self.handle, node_name)
-        if node_info is None:
-            return 0, Status(Code.ERROR, (f'getting node "{node_name}" from Snapshot: {err}',))
-        return self.scorer.score(pod, node_info)
-
-    def score_extensions(self) -> None:
-        return None
 
 
 def validate_function_shape(shape: FunctionShape) -> None:
@@ -174,7 +160,7 @@ def new(args: dict | None, handle: object) -> RequestedToCapacityRatio:
         weights = dict(DEFAULT_REQUESTED_RATIO_RESOURCES)
     scorer = ResourceAllocationScorer(NAME, build_requested_to_capacity_ratio_scorer_function(shape, weights),
                                       weights)
-    return RequestedToCapacityRatio(handle, scorer)
+    return RequestedToCapacityRatio(shared_lister_of(handle), scorer)
 
 
 _s: ScorePlugin = RequestedToCapacityRatio(None, ResourceAllocationScorer(NAME, lambda *a: 0, {}))

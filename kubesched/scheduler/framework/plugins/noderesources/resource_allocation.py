@@ -12,12 +12,13 @@ on top of milli-cpu requests: an upstream quirk, kept.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable, Final, Mapping, Optional
+from dataclasses import dataclass, field
+from typing import Any, Callable, Final, Mapping, Optional
 
 from kubesched import features
 from kubesched.api import v1helper
 from kubesched.api.core import Pod
+from kubesched.scheduler.framework.plugins.helper.snapshot import get_node_info
 from kubesched.scheduler.framework.v1alpha1.interface import Code, Status
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
 from kubesched.scheduler.util.non_zero import get_nonzero_request_for_resource
@@ -26,9 +27,9 @@ ResourceToWeightMap = Mapping[str, int]
 ResourceToValueMap = dict[str, int]
 # scorer(requested, allocatable, include_volumes, requested_volumes, allocatable_volumes) -> score
 ScorerFunc = Callable[[ResourceToValueMap, ResourceToValueMap, bool, int, int], int]
-# cpu_memory_scorer(requested cpu, allocatable cpu, requested memory, allocatable memory) -> score:
-# the ScorerFunc's answer for the default resources without volumes, with no dict built
-CpuMemoryScorerFunc = Callable[[int, int, int, int], int]
+# scorer(requested cpu, allocatable cpu, requested memory, allocatable memory,
+#        include_volumes, requested_volumes, allocatable_volumes) -> score
+CpuMemoryScorerFunc = Callable[[int, int, int, int, bool, int, int], int]
 
 DEFAULT_REQUESTED_RATIO_RESOURCES: Final[ResourceToWeightMap] = {
     v1helper.RESOURCE_MEMORY: 1, v1helper.RESOURCE_CPU: 1}
@@ -42,18 +43,48 @@ def go_div(a: int, b: int) -> int:
     return q
 
 
+class LastPodRequests:
+    """The (cpu, memory) requests of the last pod scored: a pod is scored on every node in a row.
+
+    Pods are immutable, so the same object always has the same requests. A pod with an
+    overhead is not remembered (its sum depends on the PodOverhead gate).
+    """
+
+    __slots__ = ("pod", "cpu_memory")
+
+    def __init__(self) -> None:
+        self.pod: Optional[Pod] = None
+        self.cpu_memory: tuple[int, int] = (0, 0)
+
+    def requests(self, pod: Pod) -> tuple[int, int]:
+        if self.pod is pod:
+            return self.cpu_memory
+        pair = (calculate_pod_resource_request(pod, v1helper.RESOURCE_CPU),
+                calculate_pod_resource_request(pod, v1helper.RESOURCE_MEMORY))
+        if not pod.spec.overhead:
+            self.pod, self.cpu_memory = pod, pair
+        return pair
+
+
 @dataclass(frozen=True, slots=True)
 class ResourceAllocationScorer:
     """``resourceAllocationScorer``: a name, a scoring function and the resources it weighs.
 
-    ``cpu_memory_scorer``, when set, must give ``scorer``'s answer for the default resources
-    (memory and cpu, weight 1 each) without volumes; it then replaces the call with dicts.
+    Deviation: when the weights are ``DEFAULT_REQUESTED_RATIO_RESOURCES`` itself (memory and cpu,
+    weight 1 each: LeastAllocated, MostAllocated, BalancedAllocation), ``scorer`` is a
+    ``CpuMemoryScorerFunc`` that takes the four numbers instead of two maps (upstream builds the
+    maps for every node; the scorers read only those two keys). Any other weights
+    (RequestedToCapacityRatio) get upstream's ``ScorerFunc`` on maps. Upstream reads the
+    BalanceAttachedNodeVolumes gate on every node; here only a scorer that ``weighs_volumes``
+    (BalancedAllocation's) does, the others ignore ``include_volumes`` anyway. Each scorer (one
+    per plugin instance, so one per run) remembers the last pod's requests.
     """
 
     name: str
-    scorer: ScorerFunc
+    scorer: CpuMemoryScorerFunc | ScorerFunc
     resource_to_weight_map: Optional[ResourceToWeightMap]
-    cpu_memory_scorer: Optional[CpuMemoryScorerFunc] = None
+    weighs_volumes: bool = False
+    last_pod: LastPodRequests = field(default_factory=LastPodRequests, compare=False, repr=False)
 
     def score(self, pod: Pod, node_info: NodeInfo) -> tuple[int, Optional[Status]]:
         """Upstream: (*resourceAllocationScorer).score."""
@@ -62,30 +93,46 @@ class ResourceAllocationScorer:
         weights = self.resource_to_weight_map
         if weights is None:
             return 0, Status(Code.ERROR, ("resources not found",))
-        volumes = features.enabled("BalanceAttachedNodeVolumes") and node_info.transient_info is not None
+        info = node_info.transient_info
+        include_volumes = self.weighs_volumes and info is not None and features.enabled("BalanceAttachedNodeVolumes")
+        requested_volumes = info.requested_volumes if include_volumes else 0
+        allocatable_volumes = info.allocatable_volumes_count if include_volumes else 0
         if weights is DEFAULT_REQUESTED_RATIO_RESOURCES:
-            last = _LAST_POD
-            cpu, memory = last.cpu_memory if last.cpu_memory_pod is pod else pod_cpu_memory_request(pod)
+            last = self.last_pod
+            cpu, memory = last.cpu_memory if last.pod is pod else last.requests(pod)
             allocatable = node_info.allocatable_resource
             non_zero = node_info.non_zero_request
-            if self.cpu_memory_scorer is not None and not volumes:
-                return self.cpu_memory_scorer(non_zero.milli_cpu + cpu, allocatable.milli_cpu,
-                                              non_zero.memory + memory, allocatable.memory), None
-            requested = {v1helper.RESOURCE_MEMORY: non_zero.memory + memory,
-                         v1helper.RESOURCE_CPU: non_zero.milli_cpu + cpu}
-            allocatable = {v1helper.RESOURCE_MEMORY: allocatable.memory,
-                           v1helper.RESOURCE_CPU: allocatable.milli_cpu}
-        else:
-            requested = {}
-            allocatable = {}
-            for resource in self.resource_to_weight_map:
-                allocatable[resource], requested[resource] = calculate_resource_allocatable_request(
-                    node_info, pod, resource)
-        if volumes:
-            info = node_info.transient_info
-            return self.scorer(requested, allocatable, True, info.requested_volumes,
-                               info.allocatable_volumes_count), None
-        return self.scorer(requested, allocatable, False, 0, 0), None
+            return self.scorer(non_zero.milli_cpu + cpu, allocatable.milli_cpu,
+                               non_zero.memory + memory, allocatable.memory,
+                               include_volumes, requested_volumes, allocatable_volumes), None
+        requested = {}
+        allocatable = {}
+        for resource in weights:
+            allocatable[resource], requested[resource] = calculate_resource_allocatable_request(
+                node_info, pod, resource)
+        return self.scorer(requested, allocatable, include_volumes, requested_volumes, allocatable_volumes), None
+
+
+class ResourceAllocationPlugin:
+    """Name, Score and ScoreExtensions of a Score-only plugin built on its ``scorer``, as the Go
+    structs that embed resourceAllocationScorer are (no NormalizeScore)."""
+
+    shared_lister: Any
+    scorer: ResourceAllocationScorer
+
+    def name(self) -> str:
+        return self.scorer.name
+
+    def score(self, state: Any, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
+        """Upstream: (*LeastAllocated).Score, (*BalancedAllocation).Score and
+        (*RequestedToCapacityRatio).Score, written alike (MostAllocated words its error otherwise)."""
+        node_info, err = get_node_info(self.shared_lister, node_name)
+        if node_info is None:
+            return 0, Status(Code.ERROR, (f'getting node "{node_name}" from Snapshot: {err}',))
+        return self.scorer.score(pod, node_info)
+
+    def score_extensions(self) -> None:
+        return None
 
 
 def calculate_resource_allocatable_request(node_info: NodeInfo, pod: Pod, resource: str) -> tuple[int, int]:
@@ -105,53 +152,8 @@ def calculate_resource_allocatable_request(node_info: NodeInfo, pod: Pod, resour
     return 0, 0
 
 
-class _LastPod:
-    """The requests of the last pod asked about (a pod is scored on every node in a row).
-
-    Pods are immutable, so the same object always has the same requests; a pod with an
-    overhead is not cached (its sum depends on the PodOverhead gate), nor are resources
-    other than cpu and memory (ephemeral storage depends on a gate).
-    """
-
-    __slots__ = ("pod", "requests", "cpu_memory_pod", "cpu_memory")
-
-    def __init__(self) -> None:
-        self.pod: Optional[Pod] = None
-        self.requests: dict[str, int] = {}
-        self.cpu_memory_pod: Optional[Pod] = None
-        self.cpu_memory: tuple[int, int] = (0, 0)
-
-
-_LAST_POD: Final = _LastPod()
-_CACHED_RESOURCES: Final = frozenset({v1helper.RESOURCE_CPU, v1helper.RESOURCE_MEMORY})
-
-
 def calculate_pod_resource_request(pod: Pod, resource: str) -> int:
     """Upstream: calculatePodResourceRequest. max(Σ containers, each init container) + overhead."""
-    if pod.spec.overhead or resource not in _CACHED_RESOURCES:
-        return _pod_resource_request(pod, resource)
-    last = _LAST_POD
-    if last.pod is not pod:
-        last.pod, last.requests = pod, {}
-    request = last.requests.get(resource)
-    if request is None:
-        request = last.requests[resource] = _pod_resource_request(pod, resource)
-    return request
-
-
-def pod_cpu_memory_request(pod: Pod) -> tuple[int, int]:
-    """``calculatePodResourceRequest`` of cpu and of memory, as one pair (remembered per pod)."""
-    last = _LAST_POD
-    if last.cpu_memory_pod is pod:
-        return last.cpu_memory
-    pair = (calculate_pod_resource_request(pod, v1helper.RESOURCE_CPU),
-            calculate_pod_resource_request(pod, v1helper.RESOURCE_MEMORY))
-    if not pod.spec.overhead:
-        last.cpu_memory_pod, last.cpu_memory = pod, pair
-    return pair
-
-
-def _pod_resource_request(pod: Pod, resource: str) -> int:
     request = sum(get_nonzero_request_for_resource(resource, c.resources.requests)
                   for c in pod.spec.containers)
     for init in pod.spec.init_containers:
@@ -160,10 +162,3 @@ def _pod_resource_request(pod: Pod, resource: str) -> int:
         request += pod.spec.overhead[resource].value()
     return request
 
-
-def get_node_info(handle: object, node_name: str):
-    """The snapshot lookup every scorer plugin starts with: (node_info | None, error text)."""
-    try:
-        return handle.snapshot_shared_lister().node_infos().get(node_name), "<nil>"
-    except LookupError as err:
-        return None, str(err)
