@@ -39,7 +39,8 @@ DEFAULTS: Mapping[str, bool] = MappingProxyType({
     "PodDisruptionBudget": True,
 })
 
-_gates: contextvars.ContextVar[Mapping[str, bool]] = contextvars.ContextVar("feature_gates", default=DEFAULTS)
+# the gates in force: a dict never changed once set (override sets a new one), read on hot paths
+_gates: contextvars.ContextVar[dict[str, bool]] = contextvars.ContextVar("feature_gates", default=dict(DEFAULTS))
 _current = _gates.get
 
 
@@ -63,7 +64,7 @@ def override(gates: Mapping[str, bool] | None) -> Iterator[None]:
         if name not in merged:
             raise KeyError(f"unrecognized feature gate: {name}")
         merged[name] = bool(value)
-    token = _gates.set(MappingProxyType(merged))
+    token = _gates.set(merged)
     try:
         yield
     finally:

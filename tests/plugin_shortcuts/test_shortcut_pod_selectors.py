@@ -102,7 +102,7 @@ def test_matches_the_per_node_rebuild(pod, nodes):
 def test_plugin_filter_and_score_match_upstream_shape(pod, labels):
     node = _node("n1", labels)
     plugin = node_affinity.new(None, Handle(Snapshot.new([], [node])))
-    info = plugin.shared_lister.get("n1")
+    info = plugin.node_infos.get("n1")
     want_filter = None if pod_matches_node_selector_and_affinity_terms(pod, node) else \
         Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (node_affinity.ERR_REASON,))
     assert plugin.filter(CycleState(), pod, info) == want_filter

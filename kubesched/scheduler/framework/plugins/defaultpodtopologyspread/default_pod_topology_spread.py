@@ -18,7 +18,7 @@ from typing import Optional
 
 from kubesched.api.core import Node, Pod
 from kubesched.api.labels import Selector
-from kubesched.scheduler.framework.plugins.helper.snapshot import get_node_info
+from kubesched.scheduler.framework.plugins.helper.snapshot import get_node_info, lookup_error
 from kubesched.scheduler.framework.plugins.helper.spread import default_selector
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState, StateNotFoundError
 from kubesched.scheduler.framework.v1alpha1.interface import MAX_NODE_SCORE, Code, NodeScore, PreScoreSkip, Status
@@ -82,9 +82,9 @@ class DefaultPodTopologySpread:
             return 0, Status.new(Code.ERROR, f'Error reading "{PRE_SCORE_STATE_KEY}" from cycleState: {err}')
         if not isinstance(state, PreScoreState):
             return 0, Status.new(Code.ERROR, f"{state!r} convert to tainttoleration.preScoreState error")
-        node_info, err = get_node_info(self.shared_lister, node_name)
+        node_info = get_node_info(self.shared_lister.node_infos(), node_name)
         if node_info is None:
-            return 0, Status.new(Code.ERROR, f'getting node "{node_name}" from Snapshot: {err}')
+            return 0, Status.new(Code.ERROR, lookup_error(self.shared_lister.node_infos(), node_name))
         if not node_info.pods:
             return 0, None  # count_matching_pods of a node without pods
         return count_matching_pods(pod.metadata.namespace, state.selector, node_info), None

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Final, Optional, Sequence
 
 from kubesched.api.core import Container, Node, Pod
-from kubesched.scheduler.framework.plugins.helper.snapshot import get_node_info, shared_lister_of
+from kubesched.scheduler.framework.plugins.helper.snapshot import get_node_info, lookup_error, node_infos_of
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import (
     MAX_NODE_SCORE, Code, ScorePlugin, PreScoreSkip, Status)
@@ -30,8 +30,8 @@ DEFAULT_IMAGE_TAG: Final = "latest"  # pkg/util/parsers.DefaultImageTag
 class ImageLocality:
     """Score-only plugin (no NormalizeScore in v1.18)."""
 
-    def __init__(self, shared_lister: object) -> None:
-        self.shared_lister = shared_lister
+    def __init__(self, node_infos: object) -> None:
+        self.node_infos = node_infos
         self.image_names = LastImageNames()
 
     def name(self) -> str:
@@ -39,20 +39,19 @@ class ImageLocality:
 
     def score(self, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
         """Upstream: (*ImageLocality).Score."""
-        shared_lister = self.shared_lister
-        node_info, err = get_node_info(shared_lister, node_name)
+        node_info = get_node_info(self.node_infos, node_name)
         if node_info is None:
-            return 0, Status(Code.ERROR, (f'getting node "{node_name}" from Snapshot: {err}',))
+            return 0, Status(Code.ERROR, (lookup_error(self.node_infos, node_name),))
         if not node_info.image_states:
             return 0, None  # calculate_priority(0): below the threshold
-        total_num_nodes = len(shared_lister.node_infos().list())
+        total_num_nodes = len(self.node_infos.list())
         names = self.image_names.of(pod.spec.containers)
         return calculate_priority(sum_image_scores(node_info, names, total_num_nodes)), None
 
     def constant_score(self, state: CycleState, pod: Pod, nodes: list[Node]) -> Optional[int]:
         """Not upstream (PreScoreSkip): the score every node shares (0 when no node reports
         images, the usual case); None when they differ."""
-        lister = self.shared_lister.node_infos()
+        lister = self.node_infos
         total_num_nodes = len(lister.list())
         names = self.image_names.of(pod.spec.containers)
         get = lister.get
@@ -124,7 +123,7 @@ def normalized_image_name(name: str) -> str:
 
 def new(args: dict | None, handle: object) -> ImageLocality:
     """Upstream: New (no args)."""
-    return ImageLocality(shared_lister_of(handle))
+    return ImageLocality(node_infos_of(handle))
 
 
 _s: ScorePlugin = ImageLocality(None)

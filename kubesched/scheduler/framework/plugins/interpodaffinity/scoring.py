@@ -16,7 +16,7 @@ from typing import Iterable, Optional
 
 from kubesched.api.core import Node, Pod
 from kubesched.api.labels import SelectorError
-from kubesched.scheduler.framework.plugins.helper.snapshot import get_node_info
+from kubesched.scheduler.framework.plugins.helper.snapshot import get_node_info, lookup_error
 from kubesched.scheduler.framework.plugins.interpodaffinity.names import NAME
 from kubesched.scheduler.framework.plugins.interpodaffinity.terms import TermMemo, WeightedAffinityTerm
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState, StateNotFoundError
@@ -152,10 +152,10 @@ class Scoring:
         return None
 
     def score(self, cycle_state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
-        node_info, err = get_node_info(self.shared_lister, node_name)
+        node_info = get_node_info(self.shared_lister.node_infos(), node_name)
         node = node_info.node if node_info is not None else None
         if node is None:
-            return 0, Status.new(Code.ERROR, f'getting node "{node_name}" from Snapshot: {err}, node is nil: true')
+            return 0, Status.new(Code.ERROR, lookup_error(self.shared_lister.node_infos(), node_name, node_is_nil=True))
         try:
             state = get_pre_score_state(cycle_state)
         except LookupError as err:

@@ -13,7 +13,7 @@ from typing import Final, Optional
 from kubesched.api.core import Node, Pod
 from kubesched.api.labels import SelectorError
 from kubesched.scheduler.framework.plugins.helper.normalize_score import default_normalize_score
-from kubesched.scheduler.framework.plugins.helper.snapshot import get_node_info, shared_lister_of
+from kubesched.scheduler.framework.plugins.helper.snapshot import get_node_info, lookup_error, node_infos_of
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import (
     MAX_NODE_SCORE, Code, FilterPlugin, PreFilterSkip, NodeScoreList, ScorePlugin, PreScoreSkip, Status)
@@ -27,8 +27,8 @@ ERR_REASON: Final = "node(s) didn't match node selector"
 class NodeAffinity:
     """Filter + Score (+ NormalizeScore) plugin over node labels."""
 
-    def __init__(self, shared_lister: object) -> None:
-        self.shared_lister = shared_lister
+    def __init__(self, node_infos: object) -> None:
+        self.node_infos = node_infos
         self.selectors = LastPodSelectors()
 
     def name(self) -> str:
@@ -66,9 +66,9 @@ class NodeAffinity:
         Only ``preference.matchExpressions`` count (matchFields are ignored); an empty
         matchExpressions list selects nothing; a malformed one fails with its error.
         """
-        node_info, err = get_node_info(self.shared_lister, node_name)
+        node_info = get_node_info(self.node_infos, node_name)
         if node_info is None or node_info.node is None:
-            return 0, Status(Code.ERROR, (f'getting node "{node_name}" from Snapshot: {err}',))
+            return 0, Status(Code.ERROR, (lookup_error(self.node_infos, node_name),))
         try:
             return self.selectors.of(pod).preferred_score(node_info.node), None
         except SelectorError as err:
@@ -84,7 +84,7 @@ class NodeAffinity:
 
 def new(args: dict | None, handle: object) -> NodeAffinity:
     """Upstream: New (no args)."""
-    return NodeAffinity(shared_lister_of(handle))
+    return NodeAffinity(node_infos_of(handle))
 
 
 _f: FilterPlugin = NodeAffinity(None)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Final, Optional
 
 from kubesched.api.core import Pod
-from kubesched.scheduler.framework.plugins.helper.snapshot import get_node_info, shared_lister_of
+from kubesched.scheduler.framework.plugins.helper.snapshot import get_node_info, lookup_error, node_infos_of
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import (
     MAX_NODE_SCORE, Code, FilterPlugin, ScorePlugin, Status)
@@ -36,8 +36,8 @@ class Args:
 class NodeLabel:
     """Filter + Score plugin over node label keys (values are ignored)."""
 
-    def __init__(self, shared_lister: object, args: Args) -> None:
-        self.shared_lister = shared_lister
+    def __init__(self, node_infos: object, args: Args) -> None:
+        self.node_infos = node_infos
         self.args = args
 
     def name(self) -> str:
@@ -55,10 +55,10 @@ class NodeLabel:
 
     def score(self, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
         """Upstream: (*NodeLabel).Score. Average over preferences of 100 per satisfied one."""
-        node_info, err = get_node_info(self.shared_lister, node_name)
+        node_info = get_node_info(self.node_infos, node_name)
         if node_info is None or node_info.node is None:
             return 0, Status(Code.ERROR, (
-                f'getting node "{node_name}" from Snapshot: {err}, node is nil: true',))
+                lookup_error(self.node_infos, node_name, node_is_nil=True),))
         labels = node_info.node.metadata.labels
         present, absent = self.args.present_labels_preference, self.args.absent_labels_preference
         score = (sum(MAX_NODE_SCORE for k in present if k in labels)
@@ -103,7 +103,7 @@ def new(args: dict | None, handle: object) -> NodeLabel:
         "presentLabels", "absentLabels", "presentLabelsPreference", "absentLabelsPreference")))
     validate_no_conflict(parsed.present_labels, parsed.absent_labels)
     validate_no_conflict(parsed.present_labels_preference, parsed.absent_labels_preference)
-    return NodeLabel(shared_lister_of(handle), parsed)
+    return NodeLabel(node_infos_of(handle), parsed)
 
 
 _f: FilterPlugin = NodeLabel(None, Args())

@@ -11,7 +11,7 @@ from typing import Final, Optional
 
 from kubesched.api import v1helper
 from kubesched.api.core import Node, Pod
-from kubesched.scheduler.framework.plugins.helper.snapshot import get_node_info, shared_lister_of
+from kubesched.scheduler.framework.plugins.helper.snapshot import get_node_info, lookup_error, node_infos_of
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import (
     MAX_NODE_SCORE, Code, ScorePlugin, PreScoreSkip, Status)
@@ -23,17 +23,17 @@ _AVOIDABLE_CONTROLLER_KINDS: Final = ("ReplicationController", "ReplicaSet")
 class NodePreferAvoidPods:
     """Score-only plugin (no NormalizeScore)."""
 
-    def __init__(self, shared_lister: object) -> None:
-        self.shared_lister = shared_lister
+    def __init__(self, node_infos: object) -> None:
+        self.node_infos = node_infos
 
     def name(self) -> str:
         return NAME
 
     def score(self, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
         """Upstream: (*NodePreferAvoidPods).Score."""
-        node_info, err = get_node_info(self.shared_lister, node_name)
+        node_info = get_node_info(self.node_infos, node_name)
         if node_info is None:
-            return 0, Status(Code.ERROR, (f'getting node "{node_name}" from Snapshot: {err}',))
+            return 0, Status(Code.ERROR, (lookup_error(self.node_infos, node_name),))
         if node_info.node is None:
             return 0, Status(Code.ERROR, ("node not found",))
         return score_node(pod, node_info.node), None
@@ -77,7 +77,7 @@ def score_node(pod: Pod, node: Node) -> int:
 
 def new(args: dict | None, handle: object) -> NodePreferAvoidPods:
     """Upstream: New (no args)."""
-    return NodePreferAvoidPods(shared_lister_of(handle))
+    return NodePreferAvoidPods(node_infos_of(handle))
 
 
 _s: ScorePlugin = NodePreferAvoidPods(None)

@@ -121,7 +121,7 @@ def fits_request(pod_request: Resource, node_info: NodeInfo,
                                         alloc.allowed_pod_number))
     cpu, memory, ephemeral = pod_request.milli_cpu, pod_request.memory, pod_request.ephemeral_storage
     scalars = pod_request.scalar_resources
-    if not (cpu or memory or ephemeral or scalars):  # the pod requests nothing
+    if cpu == 0 and memory == 0 and ephemeral == 0 and not scalars:
         return out
     used = node_info.requested_resource
     if alloc.milli_cpu < cpu + used.milli_cpu:
@@ -133,7 +133,7 @@ def fits_request(pod_request: Resource, node_info: NodeInfo,
     if alloc.ephemeral_storage < ephemeral + used.ephemeral_storage:
         out.append(InsufficientResource(v1helper.RESOURCE_EPHEMERAL_STORAGE, REASON_INSUFFICIENT_EPHEMERAL_STORAGE,
                                         ephemeral, used.ephemeral_storage, alloc.ephemeral_storage))
-    if scalars:
+    if scalars:  # (most pods have none: no view object to build)
         for name, want in scalars.items():
             if v1helper.is_extended_resource_name(name) and name in ignored_extended_resources:
                 continue

@@ -11,22 +11,37 @@ takes the four numbers (see ResourceAllocationScorer).
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Optional
 
-from kubesched.scheduler.framework.plugins.helper.snapshot import shared_lister_of
+from kubesched.api.core import Pod
+from kubesched.scheduler.framework.plugins.helper.snapshot import get_node_info, lookup_error, node_infos_of
 from kubesched.scheduler.framework.plugins.noderesources.resource_allocation import (
-    DEFAULT_REQUESTED_RATIO_RESOURCES, ResourceAllocationPlugin, ResourceAllocationScorer, go_div)
-from kubesched.scheduler.framework.v1alpha1.interface import MAX_NODE_SCORE, ScorePlugin
+    DEFAULT_REQUESTED_RATIO_RESOURCES, ResourceAllocationScorer, go_div)
+from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
+from kubesched.scheduler.framework.v1alpha1.interface import MAX_NODE_SCORE, Code, ScorePlugin, Status
 
 NAME: Final = "NodeResourcesLeastAllocated"
 
 
-class LeastAllocated(ResourceAllocationPlugin):
+class LeastAllocated:
     """Score-only plugin (no NormalizeScore)."""
 
-    def __init__(self, shared_lister: object) -> None:
-        self.shared_lister = shared_lister
+    def __init__(self, node_infos: object) -> None:
+        self.node_infos = node_infos
         self.scorer = ResourceAllocationScorer(NAME, least_resource_scorer, DEFAULT_REQUESTED_RATIO_RESOURCES)
+
+    def name(self) -> str:
+        return NAME
+
+    def score(self, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
+        """Upstream: (*LeastAllocated).Score."""
+        node_info = get_node_info(self.node_infos, node_name)
+        if node_info is None:
+            return 0, Status(Code.ERROR, (lookup_error(self.node_infos, node_name),))
+        return self.scorer.score(pod, node_info)
+
+    def score_extensions(self) -> None:
+        return None
 
 
 def least_resource_scorer(cpu: int, cpu_capacity: int, memory: int, memory_capacity: int,
@@ -49,7 +64,7 @@ def least_requested_score(requested: int, capacity: int) -> int:
 
 def new(args: dict | None, handle: object) -> LeastAllocated:
     """Upstream: NewLeastAllocated (args ignored)."""
-    return LeastAllocated(shared_lister_of(handle))
+    return LeastAllocated(node_infos_of(handle))
 
 
 _s: ScorePlugin = LeastAllocated(None)

@@ -16,13 +16,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable, Final, Mapping, Sequence
+from typing import Callable, Final, Mapping, Optional, Sequence
 
-from kubesched.scheduler.framework.plugins.helper.snapshot import shared_lister_of
+from kubesched.api.core import Pod
+from kubesched.scheduler.framework.plugins.helper.snapshot import get_node_info, lookup_error, node_infos_of
 from kubesched.scheduler.framework.plugins.noderesources.resource_allocation import (
-    DEFAULT_REQUESTED_RATIO_RESOURCES, ResourceAllocationPlugin, ResourceAllocationScorer, ResourceToValueMap,
+    DEFAULT_REQUESTED_RATIO_RESOURCES, ResourceAllocationScorer, ResourceToValueMap,
     ScorerFunc, go_div)
-from kubesched.scheduler.framework.v1alpha1.interface import MAX_NODE_SCORE, ScorePlugin
+from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
+from kubesched.scheduler.framework.v1alpha1.interface import MAX_NODE_SCORE, Code, ScorePlugin, Status
 
 NAME: Final = "RequestedToCapacityRatio"
 MAX_CUSTOM_PRIORITY_SCORE: Final = 10  # apis/config.MaxCustomPriorityScore
@@ -42,12 +44,25 @@ class FunctionShapePoint:
 FunctionShape = Sequence[FunctionShapePoint]
 
 
-class RequestedToCapacityRatio(ResourceAllocationPlugin):
+class RequestedToCapacityRatio:
     """Score-only plugin (no NormalizeScore)."""
 
-    def __init__(self, shared_lister: object, scorer: ResourceAllocationScorer) -> None:
-        self.shared_lister = shared_lister
+    def __init__(self, node_infos: object, scorer: ResourceAllocationScorer) -> None:
+        self.node_infos = node_infos
         self.scorer = scorer
+
+    def name(self) -> str:
+        return NAME
+
+    def score(self, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
+        """Upstream: (*RequestedToCapacityRatio).Score."""
+        node_info = get_node_info(self.node_infos, node_name)
+        if node_info is None:
+            return 0, Status(Code.ERROR, (lookup_error(self.node_infos, node_name),))
+        return self.scorer.score(pod, node_info)
+
+    def score_extensions(self) -> None:
+        return None
 
 
 def validate_function_shape(shape: FunctionShape) -> None:
@@ -160,7 +175,7 @@ def new(args: dict | None, handle: object) -> RequestedToCapacityRatio:
         weights = dict(DEFAULT_REQUESTED_RATIO_RESOURCES)
     scorer = ResourceAllocationScorer(NAME, build_requested_to_capacity_ratio_scorer_function(shape, weights),
                                       weights)
-    return RequestedToCapacityRatio(shared_lister_of(handle), scorer)
+    return RequestedToCapacityRatio(node_infos_of(handle), scorer)
 
 
 _s: ScorePlugin = RequestedToCapacityRatio(None, ResourceAllocationScorer(NAME, lambda *a: 0, {}))

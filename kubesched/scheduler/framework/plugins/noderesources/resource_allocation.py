@@ -13,12 +13,11 @@ on top of milli-cpu requests: an upstream quirk, kept.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Final, Mapping, Optional
+from typing import Callable, Final, Mapping, Optional
 
 from kubesched import features
 from kubesched.api import v1helper
 from kubesched.api.core import Pod
-from kubesched.scheduler.framework.plugins.helper.snapshot import get_node_info
 from kubesched.scheduler.framework.v1alpha1.interface import Code, Status
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
 from kubesched.scheduler.util.non_zero import get_nonzero_request_for_resource
@@ -111,28 +110,6 @@ class ResourceAllocationScorer:
             allocatable[resource], requested[resource] = calculate_resource_allocatable_request(
                 node_info, pod, resource)
         return self.scorer(requested, allocatable, include_volumes, requested_volumes, allocatable_volumes), None
-
-
-class ResourceAllocationPlugin:
-    """Name, Score and ScoreExtensions of a Score-only plugin built on its ``scorer``, as the Go
-    structs that embed resourceAllocationScorer are (no NormalizeScore)."""
-
-    shared_lister: Any
-    scorer: ResourceAllocationScorer
-
-    def name(self) -> str:
-        return self.scorer.name
-
-    def score(self, state: Any, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
-        """Upstream: (*LeastAllocated).Score, (*BalancedAllocation).Score and
-        (*RequestedToCapacityRatio).Score, written alike (MostAllocated words its error otherwise)."""
-        node_info, err = get_node_info(self.shared_lister, node_name)
-        if node_info is None:
-            return 0, Status(Code.ERROR, (f'getting node "{node_name}" from Snapshot: {err}',))
-        return self.scorer.score(pod, node_info)
-
-    def score_extensions(self) -> None:
-        return None
 
 
 def calculate_resource_allocatable_request(node_info: NodeInfo, pod: Pod, resource: str) -> tuple[int, int]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Final, Optional
 
 from kubesched.api.core import Node, Pod
-from kubesched.scheduler.framework.plugins.helper.snapshot import get_node_info, shared_lister_of
+from kubesched.scheduler.framework.plugins.helper.snapshot import get_node_info, lookup_error, node_infos_of
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import Code, PreScorePlugin, ScorePlugin, Status
 from kubesched.scheduler.nodeinfo.node_info import Resource
@@ -35,8 +35,8 @@ class PreScoreState:
 class ResourceLimits:
     """PreScore + Score plugin (no NormalizeScore)."""
 
-    def __init__(self, shared_lister: object) -> None:
-        self.shared_lister = shared_lister
+    def __init__(self, node_infos: object) -> None:
+        self.node_infos = node_infos
 
     def name(self) -> str:
         return NAME
@@ -45,17 +45,17 @@ class ResourceLimits:
         """Upstream: (*ResourceLimits).PreScore. No nodes: nothing is written."""
         if not nodes:
             return None
-        if self.shared_lister is None:
+        if self.node_infos is None:
             return Status(Code.ERROR, ("empty shared lister",))
         state.write(PRE_SCORE_STATE_KEY, PreScoreState(get_resource_limits(pod)))
         return None
 
     def score(self, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
         """Upstream: (*ResourceLimits).Score."""
-        node_info, err = get_node_info(self.shared_lister, node_name)
+        node_info = get_node_info(self.node_infos, node_name)
         if node_info is None or node_info.node is None:
             return 0, Status(Code.ERROR, (
-                f'getting node "{node_name}" from Snapshot: {err}, node is nil: true',))
+                lookup_error(self.node_infos, node_name, node_is_nil=True),))
         try:
             s = state.read(PRE_SCORE_STATE_KEY)
         except KeyError as e:
@@ -88,7 +88,7 @@ def compute_score(limit: int, allocatable: int) -> int:
 
 def new(args: dict | None, handle: object) -> ResourceLimits:
     """Upstream: NewResourceLimits (no args)."""
-    return ResourceLimits(shared_lister_of(handle))
+    return ResourceLimits(node_infos_of(handle))
 
 
 _p: PreScorePlugin = ResourceLimits(None)

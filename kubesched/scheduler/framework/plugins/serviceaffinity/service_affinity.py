@@ -18,7 +18,7 @@ from typing import Mapping, Optional
 
 from kubesched.api.core import Pod, Service
 from kubesched.api.labels import EVERYTHING, Selector, selector_from_set
-from kubesched.scheduler.framework.plugins.helper.snapshot import get_node_info
+from kubesched.scheduler.framework.plugins.helper.snapshot import get_node_info, lookup_error
 from kubesched.scheduler.framework.plugins.helper.spread import get_pod_services
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState, StateNotFoundError
 from kubesched.scheduler.framework.v1alpha1.interface import MAX_NODE_SCORE, Code, NodeScore, Status
@@ -168,9 +168,9 @@ class ServiceAffinity:
         return Status.new(Code.UNSCHEDULABLE, ERR_REASON)
 
     def score(self, cycle_state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
-        node_info, err = get_node_info(self.shared_lister, node_name)
+        node_info = get_node_info(self.shared_lister.node_infos(), node_name)
         if node_info is None:
-            return 0, Status.new(Code.ERROR, f'getting node "{node_name}" from Snapshot: {err}')
+            return 0, Status.new(Code.ERROR, lookup_error(self.shared_lister.node_infos(), node_name))
         if node_info.node is None:
             return 0, Status.new(Code.ERROR, "node not found")
         services = get_pod_services(self.service_lister, pod)

@@ -14,7 +14,7 @@ from typing import Final, Optional
 from kubesched.api import v1helper
 from kubesched.api.core import Node, Pod, Taint, Toleration
 from kubesched.scheduler.framework.plugins.helper.normalize_score import default_normalize_score
-from kubesched.scheduler.framework.plugins.helper.snapshot import get_node_info, shared_lister_of
+from kubesched.scheduler.framework.plugins.helper.snapshot import get_node_info, lookup_error, node_infos_of
 from kubesched.scheduler.framework.v1alpha1.cycle_state import CycleState
 from kubesched.scheduler.framework.v1alpha1.interface import (
     MAX_NODE_SCORE, Code, FilterPlugin, PreFilterSkip, NodeScoreList, PreScorePlugin, ScorePlugin, PreScoreSkip,
@@ -40,8 +40,8 @@ class PreScoreState:
 class TaintToleration:
     """Filter, PreScore, Score and NormalizeScore plugin over node taints."""
 
-    def __init__(self, shared_lister: object) -> None:
-        self.shared_lister = shared_lister
+    def __init__(self, node_infos: object) -> None:
+        self.node_infos = node_infos
 
     def name(self) -> str:
         return NAME
@@ -75,10 +75,10 @@ class TaintToleration:
 
     def score(self, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
         """Upstream: (*TaintToleration).Score. Raw score = untolerated PreferNoSchedule taints."""
-        node_info, err = get_node_info(self.shared_lister, node_name)
+        node_info = get_node_info(self.node_infos, node_name)
         node = node_info.node if node_info is not None else None
         if node is None:
-            return 0, Status(Code.ERROR, (f'getting node "{node_name}" from Snapshot: {err}',))
+            return 0, Status(Code.ERROR, (lookup_error(self.node_infos, node_name),))
         try:
             s = state.read(PRE_SCORE_STATE_KEY)
         except KeyError as err:
@@ -155,7 +155,7 @@ def count_intolerable_taints_prefer_no_schedule(taints: tuple[Taint, ...],
 
 def new(args: dict | None, handle: object) -> TaintToleration:
     """Upstream: New (no args)."""
-    return TaintToleration(shared_lister_of(handle))
+    return TaintToleration(node_infos_of(handle))
 
 
 _f: FilterPlugin = TaintToleration(None)
