@@ -17,6 +17,7 @@ from typing import Callable, Iterable, Mapping, Optional
 
 from kubesched.api import field_errors, labels
 from kubesched.api.core import NodeSelectorRequirement, NodeSelectorTerm, Taint, Toleration
+from kubesched.util.strconv import go_quote
 
 RESOURCE_CPU = "cpu"
 RESOURCE_MEMORY = "memory"
@@ -96,11 +97,6 @@ NODE_FIELD_SELECTOR_KEY_NODE_NAME = "metadata.name"
 _INT64_TEXT = re.compile(r"^[+-]?[0-9]+$")
 
 
-def _go_quote(text: str) -> str:
-    """Go's ``%q`` for the printable text that label keys and values hold."""
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
 def parse_int64(text: str) -> int | None:
     """``strconv.ParseInt(text, 10, 64)``: sign and decimal digits only; None when it fails."""
     if not _INT64_TEXT.match(text):
@@ -113,7 +109,7 @@ def _new_label_requirement(key: str, operator: str, values: tuple[str, ...]) -> 
     """``labels.NewRequirement`` with the v1.18 (apimachinery v0.18) error texts."""
     errs = field_errors.is_qualified_name(key)
     if errs:
-        raise labels.SelectorError(f"invalid label key {_go_quote(key)}: {'; '.join(errs)}")
+        raise labels.SelectorError(f"invalid label key {go_quote(key)}: {'; '.join(errs)}")
     if operator in (labels.IN, labels.NOT_IN) and not values:
         raise labels.SelectorError("for 'in', 'notin' operators, values set can't be empty")
     if operator in (labels.EXISTS, labels.DOES_NOT_EXIST) and values:
@@ -127,7 +123,7 @@ def _new_label_requirement(key: str, operator: str, values: tuple[str, ...]) -> 
         errs = field_errors.is_valid_label_value(value)
         if errs:
             raise labels.SelectorError(
-                f"invalid label value: {_go_quote(value)}: at key: {_go_quote(key)}: {'; '.join(errs)}")
+                f"invalid label value: {go_quote(value)}: at key: {go_quote(key)}: {'; '.join(errs)}")
     return labels.Requirement(key, operator, values)
 
 
@@ -141,7 +137,7 @@ def node_selector_requirements_as_selector(
     for expr in requirements:
         if expr.operator not in (NODE_SELECTOR_OP_IN, NODE_SELECTOR_OP_NOT_IN, NODE_SELECTOR_OP_EXISTS,
                                  NODE_SELECTOR_OP_DOES_NOT_EXIST, NODE_SELECTOR_OP_GT, NODE_SELECTOR_OP_LT):
-            raise labels.SelectorError(f"{_go_quote(expr.operator)} is not a valid node selector operator")
+            raise labels.SelectorError(f"{go_quote(expr.operator)} is not a valid node selector operator")
         reqs.append(_new_label_requirement(expr.key, expr.operator, tuple(expr.values)))
     return labels.Selector(tuple(sorted(reqs, key=lambda r: r.key)))
 
@@ -161,10 +157,10 @@ def node_selector_requirements_as_field_selector(
     terms: list[tuple[str, str, bool]] = []
     for expr in requirements:
         if expr.operator not in (NODE_SELECTOR_OP_IN, NODE_SELECTOR_OP_NOT_IN):
-            raise labels.SelectorError(f"{_go_quote(expr.operator)} is not a valid node field selector operator")
+            raise labels.SelectorError(f"{go_quote(expr.operator)} is not a valid node field selector operator")
         if len(expr.values) != 1:
             raise labels.SelectorError(f"unexpected number of value ({len(expr.values)}) for node field "
-                                       f"selector operator {_go_quote(expr.operator)}")
+                                       f"selector operator {go_quote(expr.operator)}")
         terms.append((expr.key, expr.values[0], expr.operator == NODE_SELECTOR_OP_IN))
     return lambda fields: all((fields.get(key, "") == value) == equal for key, value, equal in terms)
 

@@ -7,7 +7,6 @@ import pathlib
 import pytest
 import yaml
 
-from kubesched.api.kinds import KINDS
 from kubesched.cli.importer import clean
 from kubesched.cli.main import main
 from kubesched.sim.simulation import Simulation

@@ -47,6 +47,7 @@ from kubesched.scheduler.framework.v1alpha1.interface import (
     ReservePlugin, ScorePlugin, Status, UnreservePlugin, code_of, is_success, message_of)
 from kubesched.scheduler.framework.v1alpha1.plugin_args import Plugin, PluginConfig, raw_to_mapping
 from kubesched.scheduler.framework.v1alpha1.waiting_pods_map import WaitingPod, WaitingPodsMap
+from kubesched.util.strconv import go_quote
 from kubesched.util.loop import EventLoop, Loop
 
 MAX_TIMEOUT = 15 * 60.0  # maxTimeout: 15 minutes, in seconds
@@ -135,12 +136,6 @@ class _FilterPlan:
 
     pod: Any
     called: tuple[Any, ...]
-
-
-def go_quote(text: str) -> str:
-    """Go's ``%q`` for the plain strings used in messages."""
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
-    return f'"{escaped}"'
 
 
 def _skips_filter(pl: Any, pod: Any) -> bool:
