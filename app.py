@@ -1,7 +1,8 @@
 """kubesched dashboard: a short st.navigation router with the shared sidebar controls.
 
 Run with ``streamlit run app.py``. Shared controls live here so they survive page switches:
-the language, the cluster picker, the stepper (one cursor for every page) and the exports.
+the language, the cluster picker, the stepper (one cursor for every page but Lessons, which has
+its own) and the exports. In presenter mode the stepper is a sticky bar over the page instead.
 Each page script under ``kubesched/ui/pages/`` is listed only when it exists.
 """
 
@@ -11,24 +12,46 @@ import pandas  # noqa: F401  (import eagerly: plotly reads sys.modules["pandas"]
 import plotly.express  # noqa: F401
 import streamlit as st
 
-from kubesched.ui import session, stepper
+from kubesched.ui import fragments, persistence, presenter, session, stepper, url_state
 from kubesched.ui.i18n import LANGUAGE_NAMES, LANGUAGES, t
 from kubesched.ui.pages._exports import render_exports
 
 PAGES = ("home", "cluster", "startup", "queues", "schedule", "preemption", "binding", "configuration",
          "lessons", "events")
+OWN_CURSOR = frozenset({"lessons"})   # pages that step their own simulation
 PAGE_DIR = Path(__file__).resolve().parent / "kubesched" / "ui" / "pages"
 
-st.set_page_config(page_title="kubesched", page_icon="⎈", layout="wide", initial_sidebar_state=360)
+presenter.init()
+st.set_page_config(page_title="kubesched", page_icon="⎈", layout="wide",
+                   initial_sidebar_state="collapsed" if presenter.active() else 360)
 lang = session.init_language()
-session.ensure()
+sim = session.ensure()
+restored = url_state.history_step()
+if restored is not None:
+    sim.seek(restored)
 pages = [st.Page(f"kubesched/ui/pages/{name}.py", title=t(f"nav.{name}", lang), default=name == "home",
                  url_path=name) for name in PAGES if (PAGE_DIR / f"{name}.py").exists()]
 current = st.navigation(pages)
+page = current.url_path or "home"
+fragments.begin_page()
+presenter.render_styles()
 with st.sidebar:
-    stepper.render_stepper()
+    presenter.render_toggle(lang)
+    if not presenter.active() and page not in OWN_CURSOR:
+        stepper.render_stepper()
+        presenter.render_sheet(lang)
     st.divider()
-    st.radio(t("app.language", lang), LANGUAGES, format_func=LANGUAGE_NAMES.get, key="lang", horizontal=True)
+    st.radio(t("app.language", lang), LANGUAGES, format_func=LANGUAGE_NAMES.get, key="lang", horizontal=True,
+             bind="query-params")
     session.render_picker()
+    persistence.render_link_notice(lang)
     render_exports()
+if presenter.active() and page not in OWN_CURSOR:
+    with st.container(key=presenter.BAR_KEY):
+        bar, tools = st.columns([14, 1], vertical_alignment="center")
+        with bar:
+            stepper.render_stepper(bar=True)
+        with tools:
+            presenter.render_sheet(lang)
 current.run()
+persistence.sync(lang)

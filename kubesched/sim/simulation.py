@@ -52,6 +52,7 @@ from dataclasses import replace
 from typing import Any, Final
 
 from kubesched.cluster.errors import APIError
+from kubesched.scheduler.factory import DURATION_TO_EXPIRE_ASSUMED_POD as ASSUMED_POD_TTL
 from kubesched.sim import state as st
 from kubesched.sim.edits import Edit, describe
 from kubesched.sim.engine import CHECKPOINT_LIMIT, ActionError, AppliedEdit, EditError, Engine, Mark
@@ -190,6 +191,33 @@ class Simulation:
         self._time = target
         return self.cursor
 
+    def previous(self, unit: str = "event") -> int:
+        """Where one step back by ``unit`` puts the cursor (the inverse of ``step``); nothing moves.
+
+        ``event``: the previous event boundary; ``phase``: just past the phase record before the
+        one the cursor follows; ``pod``: the event boundary after the previous CYCLE_END.
+        """
+        cursor, trace, lens = self.cursor, self.trace, self._engine.mark_lens
+        if unit == "event":
+            index = bisect.bisect_left(lens, cursor) - 1
+            return lens[index] if index >= 0 else 0
+        if unit == "phase":
+            return next((i + 1 for i in range(min(cursor, len(trace)) - 2, -1, -1)
+                         if trace[i].kind in PHASE_KINDS), 0)
+        if unit == "pod":
+            for index in range(min(cursor, len(trace)) - 1, -1, -1):
+                if trace[index].kind is Kind.CYCLE_END:
+                    at = bisect.bisect_right(lens, index)
+                    position = lens[at] if at < len(lens) else index + 1
+                    if position < cursor:
+                        return position
+            return 0
+        raise ValueError(f"unknown step unit {unit!r} (one of event, phase, pod)")
+
+    def step_back(self, unit: str = "event") -> int:
+        """Move the cursor one ``event`` / ``phase`` / ``pod`` back (instant); returns it."""
+        return self.seek(self.previous(unit))
+
     def back(self, n: int = 1) -> int:
         """Move the cursor ``n`` event boundaries back (instant)."""
         lens = self._engine.mark_lens
@@ -270,6 +298,16 @@ class Simulation:
         if mark.trace_len in engine.checkpoints:
             return engine.checkpoints[mark.trace_len]
         return self._replay_state(mark.events, mark.trace_len)
+
+    def end_state(self) -> st.SimState:
+        """The state at the end of the computed run (where every pod has got to so far)."""
+        return self._engine.capture()
+
+    @property
+    def assumed_pod_ttl(self) -> float:
+        """Seconds an assumed pod may wait for its informer add after FinishBinding
+        (scheduler.go ``durationToExpireAssumedPod``, the cache's ttl)."""
+        return ASSUMED_POD_TTL
 
     def _replay_state(self, events: int, key: int) -> st.SimState:
         # tracing off makes the same decisions (tested), and replays faster

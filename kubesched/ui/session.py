@@ -6,7 +6,7 @@ Keys in ``st.session_state``:
 
 - ``"sim"``: the current :class:`~kubesched.sim.simulation.Simulation` (never shared between
   sessions, never in ``st.cache_resource``: it is mutable).
-- ``"cluster"``: the sample cluster picked in the sidebar (bound to ``?cluster=``).
+- ``"cluster"``: the sample cluster picked in the sidebar (``?cluster=`` names it, see ``url_state``).
 - ``"cluster_source"``: a label for where the simulation came from (a sample file name, an
   uploaded file name, or ``"<name> (edited)"``).
 - ``"cluster_text"``: the learner's YAML, kept even when it does not load.
@@ -31,7 +31,10 @@ from kubesched.api.load import LoadError
 from kubesched.scheduler.apis.config.scheme import ConfigError
 from kubesched.sim.scenario import ScenarioError
 from kubesched.sim.simulation import CHECKPOINT_LIMIT, Simulation
+from kubesched.ui import url_state
 
+LINK_SOURCE = "scenario from the link"
+LINK_REFUSED = "_link_refused"   # True when ?scenario= did not decode or load (the sample opened instead)
 SAMPLE_DIR = Path(__file__).resolve().parents[2] / "sample_clusters"
 DEFAULT_CLUSTER = "default.yaml"
 SEED = 0
@@ -55,10 +58,12 @@ def _query(name: str) -> str | None:
 
 
 def init_language() -> str:
-    """The language of this session: set once, from the browser locale (``zh*`` → 中文)."""
+    """The language of this session: set once, from ``?lang=`` or else the browser locale (``zh*`` → 中文)."""
     if LANG not in st.session_state:
+        wanted = _query(LANG)
         locale = st.context.locale or ""
-        st.session_state[LANG] = "zh" if locale.lower().startswith("zh") else "en"
+        st.session_state[LANG] = wanted if wanted in ("en", "zh") else (
+            "zh" if locale.lower().startswith("zh") else "en")
     return st.session_state[LANG]
 
 
@@ -67,13 +72,17 @@ def lang() -> str:
 
 
 def ensure() -> Simulation:
-    """Create the session's Simulation on its first run (``?cluster=`` and ``?step=`` honoured)."""
+    """Create the session's Simulation on its first run (``?scenario=`` or ``?cluster=``, and ``?step=``)."""
     if SIM not in st.session_state:
         name = _query(CLUSTER)
         if name not in sample_clusters():
             name = DEFAULT_CLUSTER
         st.session_state[CLUSTER] = name
-        load_sample(name)
+        link = _query(url_state.SCENARIO)
+        text = url_state.decode_scenario(link) if link else None
+        if text is None or load_cluster_text(text, LINK_SOURCE):
+            st.session_state[LINK_REFUSED] = link is not None
+            load_sample(name)
         step = _query("step")
         if step is not None and step.isdigit():
             current().seek(int(step))
@@ -120,6 +129,12 @@ def text_version() -> int:
 def set_cluster_text(text: str) -> None:
     """Keep the learner's draft (not applied yet)."""
     st.session_state[TEXT] = text
+
+
+def restore_draft(text: str) -> None:
+    """Put back a draft saved by this browser (an open editor re-reads it)."""
+    st.session_state[TEXT] = text
+    st.session_state[TEXT_VERSION] = text_version() + 1
 
 
 def _new_simulation(source: str | Path) -> Simulation:
@@ -215,12 +230,11 @@ def pick_sample(name: str) -> None:
 
 
 def render_picker() -> None:
-    """The sidebar cluster picker (all of ``sample_clusters/*.yaml``, bound to ``?cluster=``)."""
+    """The sidebar cluster picker (all of ``sample_clusters/*.yaml``)."""
     from kubesched.ui.i18n import t
 
     lg = lang()
-    st.selectbox(t("home.picker", lg), sample_clusters(), key=CLUSTER, on_change=on_pick_cluster,
-                 bind="query-params")
+    st.selectbox(t("home.picker", lg), sample_clusters(), key=CLUSTER, on_change=on_pick_cluster)
     source = cluster_source()
     if source != st.session_state.get(CLUSTER):
         st.caption(t("home.custom_source", lg))

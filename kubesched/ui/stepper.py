@@ -5,9 +5,10 @@ CYCLE_START / CYCLE_END record (``Simulation.step("phase")``); a *pod* boundary 
 the callback that ends a scheduling cycle (``scheduleOne`` returning).
 
 Rules (Streamlit's rerun model): the cursor lives in the Simulation; widgets change it only in
-callbacks; the slider's session value (key ``"step"``) is written from the cursor before the
-slider is drawn. The URL carries ``?step=`` (written here after every run; read by
-``session.ensure`` when a session starts), so ``?cluster=…&step=…`` reproduces a view.
+callbacks, which rerun just the stepper fragment and the page's views (``fragments``); the
+slider's session value (key ``"step"``) is written from the cursor before the slider is drawn.
+The URL carries ``?step=`` (``url_state``). The stepper is drawn once per run: in the sidebar,
+or, in presenter mode, as a bar across the top of the main area (same keys and shortcuts).
 
 Deviation from the dashboard brief: the slider is not ``bind="query-params"``; its maximum
 grows with the computed trace, and a bound slider whose maximum changes is re-seeded from the
@@ -16,19 +17,17 @@ URL of the previous run (Streamlit 1.67 treats it as a new widget), which would 
 
 from __future__ import annotations
 
-import bisect
-from collections.abc import Sequence
-
 import streamlit as st
 
-from kubesched.sim.simulation import PHASE_KINDS, Simulation
-from kubesched.trace import Kind
-from kubesched.ui import session
+from kubesched.sim.simulation import Simulation
+from kubesched.ui import fragments, session, url_state
 from kubesched.ui.i18n import t
 
 STEP_KEY = "step"
 PLAYING_KEY = "playing"
 SPEED_KEY = "play_speed"
+PLAY_UNIT_KEY = "play_unit"
+STATUS_KEY = "stepper_status"
 _ARMED_KEY = "_play_armed"
 SPEEDS = (0.5, 1.0, 2.0, 4.0)          # seconds between autoplay steps
 UNITS = ("event", "phase", "pod")
@@ -42,42 +41,9 @@ PLAY_SHORTCUT = "P"
 
 
 # -- pure cursor arithmetic (tested without Streamlit) -------------------------------------------
-def previous_position(sim: Simulation, unit: str) -> int:
-    """Where one step back by ``unit`` puts the cursor (the inverse of ``Simulation.step``)."""
-    cursor = sim.cursor
-    trace = sim.trace
-    marks = [m.trace_len for m in sim.engine.marks]
-    if unit == "event":
-        positions = [0] + marks
-        return positions[max(0, bisect.bisect_left(positions, cursor) - 1)]
-    if unit == "phase":
-        for index in range(min(cursor, len(trace)) - 2, -1, -1):
-            if trace[index].kind in PHASE_KINDS:
-                return index + 1
-        return 0
-    if unit == "pod":
-        for index in range(min(cursor, len(trace)) - 1, -1, -1):
-            if trace[index].kind is Kind.CYCLE_END:
-                position = _mark_after(marks, index)
-                if position < cursor:
-                    return position
-        return 0
-    raise ValueError(f"unknown step unit {unit!r}")
-
-
-def _mark_after(marks: Sequence[int], index: int) -> int:
-    """The first event boundary after record ``index``."""
-    at = bisect.bisect_right(marks, index)
-    return marks[at] if at < len(marks) else index + 1
-
-
 def move(sim: Simulation, unit: str, direction: int) -> int:
     """Step the cursor one ``unit`` forward (+1, computing further if needed) or back (-1)."""
-    if direction > 0:
-        return sim.step(unit)
-    if unit == "event":
-        return sim.back(1)
-    return sim.seek(previous_position(sim, unit))
+    return sim.step(unit) if direction > 0 else sim.step_back(unit)
 
 
 def status(sim: Simulation) -> dict[str, object]:
@@ -87,26 +53,27 @@ def status(sim: Simulation) -> dict[str, object]:
 
 
 # -- callbacks (the only places the cursor changes) ------------------------------------------------
-def _sync_slider(sim: Simulation) -> None:
+def _moved(sim: Simulation) -> None:
     st.session_state[STEP_KEY] = sim.cursor
+    fragments.after_cursor_move()
 
 
 def on_move(unit: str, direction: int) -> None:
     sim = session.current()
     move(sim, unit, direction)
-    _sync_slider(sim)
+    _moved(sim)
 
 
 def on_run_to_idle() -> None:
     sim = session.current()
     sim.run_until_idle()
-    _sync_slider(sim)
+    _moved(sim)
 
 
 def on_slide() -> None:
     sim = session.current()
     sim.seek(int(st.session_state[STEP_KEY]))
-    _sync_slider(sim)
+    _moved(sim)
 
 
 def on_play() -> None:
@@ -116,39 +83,72 @@ def on_play() -> None:
 def on_reset() -> None:
     session.reset()
     st.session_state[PLAYING_KEY] = False
-    _sync_slider(session.current())
+    _moved(session.current())
 
 
 # -- rendering -------------------------------------------------------------------------------------
-def render_stepper() -> None:
-    """The stepper in the current container (app.py puts it in the sidebar on every page)."""
+def render_stepper(*, bar: bool = False) -> None:
+    """The stepper in the current container: a sidebar column, or (``bar``) one row for presenter mode."""
+    st.fragment(key=fragments.STEPPER)(_render_bar if bar else _render_column)()
+
+
+def _step_buttons(unit: str, lang: str, columns: list) -> None:
+    back, label, forward = columns
+    back.button("◀", key=f"back_{unit}", on_click=on_move, args=(unit, -1), shortcut=SHORTCUTS[(unit, -1)],
+                help=t(f"stepper.back_{unit}", lang), width="stretch")
+    label.markdown(t(f"stepper.unit_{unit}", lang))
+    forward.button("▶", key=f"next_{unit}", on_click=on_move, args=(unit, 1), shortcut=SHORTCUTS[(unit, 1)],
+                   help=t(f"stepper.next_{unit}", lang), width="stretch")
+
+
+def _idle_button(lang: str, column) -> None:
+    column.button(t("stepper.run_to_idle", lang), key="run_to_idle", on_click=on_run_to_idle,
+                  shortcut=IDLE_SHORTCUT, width="stretch")
+
+
+def _play_controls(lang: str, play, unit, speed) -> None:
+    playing = bool(st.session_state.get(PLAYING_KEY))
+    play.button(t("stepper.pause" if playing else "stepper.play", lang), key="play", on_click=on_play,
+                shortcut=PLAY_SHORTCUT, width="stretch", type="primary" if playing else "secondary")
+    unit.selectbox(t("stepper.play_unit", lang), UNITS, key=PLAY_UNIT_KEY,
+                   format_func=lambda u: t(f"stepper.unit_{u}", lang))
+    speed.selectbox(t("stepper.speed", lang), SPEEDS, index=1, key=SPEED_KEY, format_func=lambda s: f"{s:g} s")
+
+
+def _render_column() -> None:
     sim = session.current()
     lang = session.lang()
     st.session_state[STEP_KEY] = sim.cursor
     st.markdown(f"**{t('stepper.title', lang)}**")
     render_status(sim, lang)
     for unit in UNITS:
-        back, label, forward = st.columns([5, 3, 5], vertical_alignment="center", gap="xsmall")
-        back.button("◀", key=f"back_{unit}", on_click=on_move, args=(unit, -1),
-                    shortcut=SHORTCUTS[(unit, -1)], help=t(f"stepper.back_{unit}", lang), width="stretch")
-        label.markdown(t(f"stepper.unit_{unit}", lang))
-        forward.button("▶", key=f"next_{unit}", on_click=on_move, args=(unit, 1),
-                       shortcut=SHORTCUTS[(unit, 1)], help=t(f"stepper.next_{unit}", lang), width="stretch")
+        _step_buttons(unit, lang, st.columns([5, 3, 5], vertical_alignment="center", gap="xsmall"))
     idle, reset = st.columns(2)
-    idle.button(t("stepper.run_to_idle", lang), key="run_to_idle", on_click=on_run_to_idle,
-                shortcut=IDLE_SHORTCUT, width="stretch")
+    _idle_button(lang, idle)
     reset.button(t("stepper.reset", lang), key="reset_sim", on_click=on_reset, width="stretch",
                  help=t("stepper.reset_help", lang))
     st.slider(t("stepper.slider", lang), min_value=0, max_value=max(1, len(sim.trace)), key=STEP_KEY,
               on_change=on_slide, help=t("stepper.slider_help", lang))
-    play, speed = st.columns([1, 1], vertical_alignment="bottom")
-    playing = bool(st.session_state.get(PLAYING_KEY))
-    play.button(t("stepper.pause" if playing else "stepper.play", lang), key="play", on_click=on_play,
-                shortcut=PLAY_SHORTCUT, width="stretch", type="primary" if playing else "secondary")
-    speed.selectbox(t("stepper.speed", lang), SPEEDS, index=1, key=SPEED_KEY,
-                    format_func=lambda s: f"{s:g} s")
+    play = st.columns(1)[0]
+    _play_controls(lang, play, *st.columns(2, vertical_alignment="bottom"))
     _autoplay()
-    _write_url(sim)
+    url_state.write_step(sim.cursor)
+
+
+def _render_bar() -> None:
+    """Presenter mode: ◀ ▶ per unit, run to idle, play (unit, speed) and the status line in one row."""
+    sim = session.current()
+    lang = session.lang()
+    st.session_state[STEP_KEY] = sim.cursor
+    cells = st.columns([3, 3, 3, 2, 2, 2, 2, 6], vertical_alignment="center", gap="small")
+    for unit, cell in zip(UNITS, cells):
+        _step_buttons(unit, lang, cell.columns([4, 3, 4], vertical_alignment="center", gap="xsmall"))
+    _idle_button(lang, cells[3])
+    _play_controls(lang, cells[4], cells[5], cells[6])
+    with cells[7]:
+        render_status(sim, lang)
+    _autoplay()
+    url_state.write_step(sim.cursor)
 
 
 def render_status(sim: Simulation | None = None, lang: str | None = None) -> None:
@@ -156,22 +156,16 @@ def render_status(sim: Simulation | None = None, lang: str | None = None) -> Non
     sim = sim or session.current()
     lang = lang or session.lang()
     s = status(sim)
-    text = t("stepper.status", lang, time=f"{s['time']:g}", cycle=s["cycle"], cursor=s["cursor"],
-             total=s["total"])
-    st.text(text)
-    st.text(t("stepper.pod", lang) + ": " + (str(s["pod"]) or "—"))
-    if s["stopped"]:
-        st.text(t("stepper.stopped", lang, reason=t(f"stepper.reason_{s['stopped']}", lang)))
-
-
-def _write_url(sim: Simulation) -> None:
-    wanted = str(sim.cursor)
-    if st.query_params.get(STEP_KEY) != wanted:
-        st.query_params[STEP_KEY] = wanted
+    with st.container(key=STATUS_KEY, gap=None):
+        st.text(t("stepper.status", lang, time=f"{s['time']:g}", cycle=s["cycle"], cursor=s["cursor"],
+                  total=s["total"]))
+        st.text(t("stepper.pod", lang) + ": " + (str(s["pod"]) or "—"))
+        if s["stopped"]:
+            st.text(t("stepper.stopped", lang, reason=t(f"stepper.reason_{s['stopped']}", lang)))
 
 
 def _autoplay() -> None:
-    """Step one event every few seconds while playing (a fragment that reruns on a timer)."""
+    """Step one event, phase or pod every few seconds while playing (a fragment rerun on a timer)."""
     playing = bool(st.session_state.get(PLAYING_KEY))
     st.session_state[_ARMED_KEY] = False
     interval = st.session_state.get(SPEED_KEY, 1.0) if playing else None
@@ -181,11 +175,11 @@ def _autoplay() -> None:
         if not st.session_state.get(PLAYING_KEY):
             return
         if not st.session_state.get(_ARMED_KEY):
-            st.session_state[_ARMED_KEY] = True   # the full run drew us; step on the next timer tick
+            st.session_state[_ARMED_KEY] = True   # the run that drew us; step on the next timer tick
             return
         sim = session.current()
         before = sim.cursor
-        sim.step("event")
+        sim.step(st.session_state.get(PLAY_UNIT_KEY, "event"))
         if sim.cursor == before:
             st.session_state[PLAYING_KEY] = False  # nothing left to show
         st.rerun()

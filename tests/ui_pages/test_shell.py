@@ -37,6 +37,13 @@ def status(at: AppTest) -> tuple[str, int, int, int]:
     return time, int(cycle), int(cursor), int(total)
 
 
+def open_editor(at: AppTest) -> AppTest:
+    """The Cluster page with its YAML tab open (tabs run lazily)."""
+    at.switch_page(CLUSTER).run()
+    at.session_state["cluster_tab"] = t("cluster.tab_yaml", "en")
+    return at.run()
+
+
 def fresh(name: str = DEFAULT_CLUSTER) -> Simulation:
     """What the session builds: the whole (small) run computed, the cursor at 0."""
     sim = Simulation.from_yaml(SAMPLE_DIR / name, seed=0)
@@ -70,7 +77,10 @@ def test_every_sample_renders_home_and_cluster(name):
     at.switch_page(CLUSTER).run()
     assert not at.exception and not at.error, (at.exception, at.error)
     assert at.title[0].value == t("cluster.title", "en")
-    assert len(at.get("plotly_chart")) == 2
+    assert [c.key for c in at.get("plotly_chart")] == ["cluster_allocation"]   # tabs run lazily
+    at.session_state["cluster_tab"] = t("cluster.tab_topology", "en")
+    at.run()
+    assert [c.key for c in at.get("plotly_chart")] == ["cluster_topology"]
     at.button(key="next_pod").click().run()
     assert not at.exception
 
@@ -128,7 +138,7 @@ def test_language_switch_changes_text(app):
 def test_bad_yaml_keeps_the_old_cluster_and_the_text():
     at = run_app()
     at.button(key="next_pod").click().run()
-    at.switch_page(CLUSTER).run()
+    open_editor(at)
     sim = at.session_state["sim"]
     cursor, digest = sim.cursor, sim.digest()
     good = at.text_area(key="cluster_editor").value
@@ -144,7 +154,7 @@ def test_bad_yaml_keeps_the_old_cluster_and_the_text():
     assert at.session_state["sim"] is sim and (sim.cursor, sim.digest()) == (cursor, digest)
     assert at.text_area(key="cluster_editor").value == bad
     at.switch_page(HOME).run()
-    at.switch_page(CLUSTER).run()
+    open_editor(at)
     assert at.text_area(key="cluster_editor").value == bad
     fixed = bad.replace("kind: Nodee\n", "kind: Node\n", 1)
     at.text_area(key="cluster_editor").set_value(fixed).run()
@@ -156,7 +166,7 @@ def test_bad_yaml_keeps_the_old_cluster_and_the_text():
 
 def test_bad_field_reports_line_and_path():
     at = run_app()
-    at.switch_page(CLUSTER).run()
+    open_editor(at)
     bad = at.text_area(key="cluster_editor").value.replace("memory: ", "memory: lots", 1)
     line = next(i for i, text in enumerate(bad.splitlines(), 1) if "memory: lots" in text)
     at.text_area(key="cluster_editor").set_value(bad).run()

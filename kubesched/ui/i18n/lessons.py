@@ -30,7 +30,6 @@ EN = {
     "lessons.col_queue": "queue",
     "lessons.col_phase": "phase",
     "lessons.col_where": "node",
-    "lessons.time": "t = {time:g} s · cycle {cycle}",
 }
 ZH = {
     "lessons.title": "课程",
@@ -62,5 +61,4 @@ ZH = {
     "lessons.col_queue": "队列",
     "lessons.col_phase": "阶段",
     "lessons.col_where": "节点",
-    "lessons.time": "t = {time:g} 秒 · 周期 {cycle}",
 }

@@ -13,7 +13,7 @@ from __future__ import annotations
 import streamlit as st
 
 from kubesched.trace.upstream import FACTORY_GO, SCHED, permalink
-from kubesched.ui import session
+from kubesched.ui import charts, session
 from kubesched.ui.figures import configuration as fig
 from kubesched.ui.figures.markup import links_line
 from kubesched.ui.i18n import t
@@ -102,8 +102,7 @@ st.subheader(t("config.profiles", lang))
 names = [p.scheduler_name for p in config.profiles]
 index = st.selectbox(t("config.profile", lang), range(len(names)), format_func=names.__getitem__,
                      key=PROFILE) if len(names) > 1 else 0
-st.plotly_chart(fig.plugin_matrix_figure(config, index, lang), key="config_matrix", theme=None,
-                config={"displayModeBar": False})
+charts.show(fig.plugin_matrix_figure(config, index, lang), "config_matrix")
 st.caption(t("config.matrix.caption", lang))
 with st.expander(t("config.profiles", lang) + " — " + t("config.col.plugin", lang)):
     st.dataframe(fig.plugin_rows(config, lang), hide_index=True, key="config_plugins", width="stretch")
@@ -152,7 +151,7 @@ if result is not None:
         rows = fig.placement_rows(a, b, lang)
         differ = fig.differing(rows, lang)
         st.markdown(t("config.result", lang, differ=len(differ), total=len(rows)))
-        st.plotly_chart(fig.placement_figure(a, b, lang), key="config_placements", theme=None)
+        charts.show(fig.placement_figure(a, b, lang), "config_placements")
         if differ:
             st.markdown(f"**{t('config.differ_table', lang)}**")
             st.dataframe(differ, hide_index=True, key="config_differ", width="stretch")

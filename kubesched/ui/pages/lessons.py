@@ -3,7 +3,7 @@ that step, a quiz computed from the trace, and "open this step in the sandbox".
 
 Upstream: no counterpart. Layout only: lessons come from kubesched/lessons (format, runner,
 claims, quiz, player) and the side rows from kubesched/ui/figures/lessons.py. The URL names the
-lesson and the step (``?lesson=04-queues&step=3``); progress is kept in the session.
+lesson and the step (``?lesson=04-queues&lstep=3``); progress is kept in the session.
 """
 
 from __future__ import annotations
@@ -15,8 +15,10 @@ from kubesched.lessons import format as fmt
 from kubesched.ui import session
 from kubesched.ui.figures import lessons as rows
 from kubesched.ui.i18n import t
+from kubesched.ui.stepper import render_status
 
 RUN, PROGRESS, PICK = "lesson_run", "lesson_progress", "lesson_pick"
+LESSON, LSTEP = "lesson", "lstep"      # this page's URL keys
 
 lang = session.lang()
 ids = fmt.lesson_ids()
@@ -41,8 +43,8 @@ def _progress(lesson: fmt.Lesson) -> player.Progress:
     table = st.session_state.setdefault(PROGRESS, {})
     if lesson.id not in table:
         progress = player.start(lesson)
-        step = st.query_params.get("step")
-        if step and step.isdigit() and st.query_params.get("lesson") == lesson.id:
+        step = st.query_params.get(LSTEP)
+        if step and step.isdigit() and st.query_params.get(LESSON) == lesson.id:
             progress = player.at_step(lesson, progress, int(step) - 1)
         table[lesson.id] = progress
     return table[lesson.id]
@@ -53,11 +55,11 @@ def _save(progress: player.Progress) -> None:
 
 
 def _on_pick() -> None:
-    st.query_params["lesson"] = st.session_state[PICK]
-    st.query_params.pop("step", None)
+    st.query_params[LESSON] = st.session_state[PICK]
+    st.query_params.pop(LSTEP, None)
 
 
-wanted = st.query_params.get("lesson")
+wanted = st.query_params.get(LESSON)
 if PICK not in st.session_state:
     st.session_state[PICK] = wanted if wanted in ids else ids[0]
 lesson_id = st.selectbox(t("lessons.pick", lang), ids, key=PICK, on_change=_on_pick,
@@ -96,8 +98,10 @@ def _sandbox(cursor: int) -> None:
 shown = progress.shown_step
 cursor = cursors[shown] if shown >= 0 else 0
 sim.seek(cursor)
-st.query_params["lesson"] = lesson.id
-st.query_params["step"] = str(progress.step + 1)
+if st.query_params.get(LESSON) != lesson.id:
+    st.query_params[LESSON] = lesson.id
+if st.query_params.get(LSTEP) != str(progress.step + 1):
+    st.query_params[LSTEP] = str(progress.step + 1)
 
 if progress.step == 0 and progress.stage in ("predict", "narrate") and lesson.intro:
     st.markdown(lesson.intro)
@@ -133,7 +137,7 @@ with left:
                 st.text(("✓ " if verdict.holds else "✗ ") + verdict.claim.text)
             c1, c2, c3 = st.columns(3)
             c1.button(t("lessons.back", lang), key="lesson_back", on_click=_act, args=(player.back,),
-                      disabled=progress.step == 0)
+                      disabled=progress.step == 0, shortcut="Left")
             c2.button(t("lessons.continue", lang), key="lesson_continue", on_click=_act, args=(player.advance,),
                       type="primary", shortcut="Right")
             if c3.button(t("lessons.sandbox", lang), key="lesson_sandbox", on_click=_sandbox, args=(cursor,)):
@@ -166,7 +170,7 @@ with left:
                   on_click=lambda: _save(player.start(lesson)))
 with right:
     st.subheader(t("lessons.view", lang))
-    st.text(t("lessons.time", lang, time=sim.time, cycle=sim.cycle))
+    render_status(sim, lang)
     visible = sim.trace[:sim.cursor]
     nodes = rows.node_rows(visible)
     if nodes:

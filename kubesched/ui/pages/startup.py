@@ -20,8 +20,9 @@ from kubesched.trace.upstream import (
     SERVER_GO,
     permalink,
 )
-from kubesched.ui import session
+from kubesched.ui import charts, fragments, session
 from kubesched.ui.figures import startup as fig
+from kubesched.ui.fragments import cursor_views
 from kubesched.ui.i18n import t
 
 ERROR_KEY = "startup_error"
@@ -49,10 +50,10 @@ def on_kill() -> None:
         sim.apply(KillLeader())
     except EditError as err:
         st.session_state[ERROR_KEY] = str(err)
-        return
-    if sim.inputs.scenario.replicas < 2:
-        return
-    _step_until(sim, lambda: fig.leader_acquired_by_other(sim.trace[start:sim.cursor], old))
+        fragments.rerun_app()
+    if sim.inputs.scenario.replicas >= 2:
+        _step_until(sim, lambda: fig.leader_acquired_by_other(sim.trace[start:sim.cursor], old))
+    fragments.rerun_app()
 
 
 def on_reload() -> None:
@@ -62,81 +63,86 @@ def on_reload() -> None:
     errors = session.load_cluster_text(text, f"{session.cluster_source()} (replicas: 2)")
     if errors:
         st.session_state[ERROR_KEY] = "\n".join(errors)
-        return
+        fragments.rerun_app()
     sim = session.current()
     first = fig.first_schedule_one(sim.trace)
     if first is not None:
         sim.seek(first + 1)
+    fragments.rerun_app()
 
 
 lang = session.lang()
-sim = session.current()
 st.title(t("startup.title", lang))
 st.markdown(t("startup.intro", lang))
 
-steps = fig.timeline(sim.trace, sim.cursor)
-st.subheader(t("startup.timeline_header", lang))
-show_future = st.toggle(t("startup.show_future", lang), key="startup_show_future", value=False)
-past = [s for s in steps if s.past]
-if not past:
-    st.info(t("startup.none_yet", lang))
-if past or show_future:
-    st.plotly_chart(fig.timeline_figure(steps, show_future=show_future, lang=lang), key="startup_timeline",
-                    theme=None, config={"displayModeBar": False})
-rows = fig.timeline_rows(steps, show_future=show_future)
-if rows:
-    columns = {
-        "seq": st.column_config.NumberColumn(t("startup.col_seq", lang), width="small"),
-        "time": st.column_config.NumberColumn(t("startup.col_time", lang), format="%g", width="small"),
-        "replica": st.column_config.TextColumn(t("startup.col_replica", lang), width="small"),
-        "step": st.column_config.TextColumn(t("startup.col_step", lang)),
-        "did": st.column_config.TextColumn(t("startup.col_did", lang), width="large"),
-        "function": st.column_config.TextColumn(t("startup.col_function", lang)),
-        "link": st.column_config.LinkColumn(t("startup.col_link", lang), display_text="v1.18.5"),
-        "past": st.column_config.CheckboxColumn(t("startup.col_past", lang), width="small"),
-    }
-    st.dataframe(rows, column_config=columns, hide_index=True, key="startup_steps", width="stretch")
-hidden = sum(1 for s in steps if not s.past)
-if hidden and not show_future:
-    st.caption(t("startup.hidden", lang, n=hidden))
+def views() -> None:
+    """Everything on this page that depends on the cursor (rerun with the stepper)."""
+    sim = session.current()
 
-st.subheader(t("startup.election_header", lang))
-st.caption(t("startup.election_caption", lang))
-state = sim.state()
-replica_count = sim.inputs.scenario.replicas
-info, actions = st.columns([3, 2])
-with info:
-    st.text(t("startup.replicas", lang, n=replica_count))
-    if state.leader:
-        st.text(t("startup.leader_now", lang, leader=state.leader))
-    else:
-        st.text(t("startup.no_leader", lang))
-with actions:
-    if replica_count < 2:
-        st.info(t("startup.one_replica", lang))
-        st.button(t("startup.reload", lang), key="startup_reload", on_click=on_reload)
-    st.button(t("startup.kill", lang), key="startup_kill", on_click=on_kill, help=t("startup.kill_help", lang),
-              type="primary")
-if st.session_state.get(ERROR_KEY):
-    st.error(t("startup.kill_failed", lang))
-    st.text(st.session_state[ERROR_KEY])
+    steps = fig.timeline(sim.trace, sim.cursor)
+    st.subheader(t("startup.timeline_header", lang))
+    show_future = st.toggle(t("startup.show_future", lang), key="startup_show_future", value=False)
+    past = [s for s in steps if s.past]
+    if not past:
+        st.info(t("startup.none_yet", lang))
+    if past or show_future:
+        charts.show(fig.timeline_figure(steps, show_future=show_future, lang=lang), "startup_timeline")
+    rows = fig.timeline_rows(steps, show_future=show_future)
+    if rows:
+        columns = {
+            "seq": st.column_config.NumberColumn(t("startup.col_seq", lang), width="small"),
+            "time": st.column_config.NumberColumn(t("startup.col_time", lang), format="%g", width="small"),
+            "replica": st.column_config.TextColumn(t("startup.col_replica", lang), width="small"),
+            "step": st.column_config.TextColumn(t("startup.col_step", lang)),
+            "did": st.column_config.TextColumn(t("startup.col_did", lang), width="large"),
+            "function": st.column_config.TextColumn(t("startup.col_function", lang)),
+            "link": st.column_config.LinkColumn(t("startup.col_link", lang), display_text="v1.18.5"),
+            "past": st.column_config.CheckboxColumn(t("startup.col_past", lang), width="small"),
+        }
+        st.dataframe(rows, column_config=columns, hide_index=True, key="startup_steps", width="stretch")
+    hidden = sum(1 for s in steps if not s.past)
+    if hidden and not show_future:
+        st.caption(t("startup.hidden", lang, n=hidden))
 
-kills = fig.kill_times(sim.edits)
-st.plotly_chart(fig.election_figure(sim.trace, sim.cursor, kills, lang=lang), key="startup_election", theme=None,
-                config={"displayModeBar": False})
-for hand in fig.handovers(sim.trace[:sim.cursor], kills):
-    if hand.new_leader:
-        st.success(t("startup.handover", lang, old=hand.old_leader, killed=hand.killed_at, new=hand.new_leader,
-                     acquired=hand.acquired_at))
-        if hand.implied_attempts:
-            st.caption(t("startup.handover_attempts", lang, new=hand.new_leader,
-                         times=", ".join(f"{x:g}" for x in hand.implied_attempts)))
-    else:
-        st.warning(t("startup.handover_pending", lang, old=hand.old_leader or "—", killed=hand.killed_at))
-for applied in sim.edits:
-    st.text(f"t={applied.time:g}s · {describe(applied.edit)}")
+    st.subheader(t("startup.election_header", lang))
+    st.caption(t("startup.election_caption", lang))
+    state = sim.state()
+    replica_count = sim.inputs.scenario.replicas
+    info, actions = st.columns([3, 2])
+    with info:
+        st.text(t("startup.replicas", lang, n=replica_count))
+        if state.leader:
+            st.text(t("startup.leader_now", lang, leader=state.leader))
+        else:
+            st.text(t("startup.no_leader", lang))
+    with actions:
+        if replica_count < 2:
+            st.info(t("startup.one_replica", lang))
+            st.button(t("startup.reload", lang), key="startup_reload", on_click=on_reload)
+        st.button(t("startup.kill", lang), key="startup_kill", on_click=on_kill, help=t("startup.kill_help", lang),
+                  type="primary")
+    if st.session_state.get(ERROR_KEY):
+        st.error(t("startup.kill_failed", lang))
+        st.text(st.session_state[ERROR_KEY])
 
-st.markdown(f"**{t('startup.links', lang)}**")
-st.markdown(
-    f"[`server.go` Run]({permalink(SERVER_GO)}) · [`scheduler.go` New / Scheduler.Run]({permalink(SCHEDULER_GO)}) · "
-    f"[`leaderelection.go` LeaderElector]({permalink(LEADERELECTION_GO)})")
+    kills = fig.kill_times(sim.edits)
+    charts.show(fig.election_figure(sim.trace, sim.cursor, kills, lang=lang), "startup_election")
+    for hand in fig.handovers(sim.trace[:sim.cursor], kills):
+        if hand.new_leader:
+            st.success(t("startup.handover", lang, old=hand.old_leader, killed=hand.killed_at, new=hand.new_leader,
+                         acquired=hand.acquired_at))
+            if hand.implied_attempts:
+                st.caption(t("startup.handover_attempts", lang, new=hand.new_leader,
+                             times=", ".join(f"{x:g}" for x in hand.implied_attempts)))
+        else:
+            st.warning(t("startup.handover_pending", lang, old=hand.old_leader or "—", killed=hand.killed_at))
+    for applied in sim.edits:
+        st.text(f"t={applied.time:g}s · {describe(applied.edit)}")
+
+    st.markdown(f"**{t('startup.links', lang)}**")
+    st.markdown(
+        f"[`server.go` Run]({permalink(SERVER_GO)}) · [`scheduler.go` New / Scheduler.Run]({permalink(SCHEDULER_GO)}) · "
+        f"[`leaderelection.go` LeaderElector]({permalink(LEADERELECTION_GO)})")
+
+
+cursor_views(views)

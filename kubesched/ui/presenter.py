@@ -1,0 +1,82 @@
+"""Presenter mode (``?present=1`` or the toggle): the stepper as a sticky bar over the page, larger
+type, the sidebar collapsed, and a "?" sheet of the keyboard shortcuts.
+
+Upstream: no counterpart (dashboard plumbing). Streamlit sizes text, tables and widgets in rem,
+so the larger type is one root font size (tables then draw at 0.875 rem = 15.75 px); charts get
+their fonts raised by ``charts.show``.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from kubesched.ui import browser
+from kubesched.ui.i18n import t
+
+PRESENT_KEY = "present"
+BAR_KEY = "presenter_bar"
+SHEET_KEY = "shortcuts_sheet"
+ROOT_FONT_PX = 18
+_COLLAPSED = "_presenter_collapsed"
+
+PRESENTER_CSS = f"""
+<style>
+html {{ font-size: {ROOT_FONT_PX}px; }}
+.st-key-{BAR_KEY} {{
+  position: sticky; top: 3.75rem; z-index: 990; padding: 0.35rem 0.25rem;
+  background: var(--kubesched-bar-bg, inherit); border-bottom: 1px solid rgba(128, 128, 128, 0.35);
+}}
+</style>
+"""
+
+
+def init() -> None:
+    """Read ``?present=`` once, when the session starts."""
+    if PRESENT_KEY not in st.session_state:
+        st.session_state[PRESENT_KEY] = st.query_params.get(PRESENT_KEY) in ("1", "true")
+
+
+def active() -> bool:
+    return bool(st.session_state.get(PRESENT_KEY))
+
+
+def _on_toggle() -> None:
+    if active():
+        st.query_params[PRESENT_KEY] = "1"
+    else:
+        st.query_params.pop(PRESENT_KEY, None)
+    st.session_state[_COLLAPSED] = False
+
+
+def render_toggle(lang: str) -> None:
+    st.toggle(t("presenter.toggle", lang), key=PRESENT_KEY, on_change=_on_toggle, help=t("presenter.help", lang))
+
+
+def render_styles() -> None:
+    """The presenter CSS (only in presenter mode) and, once per entry, the sidebar collapsed."""
+    if not active():
+        return
+    st.html(PRESENTER_CSS)
+    if not st.session_state.get(_COLLAPSED):
+        st.session_state[_COLLAPSED] = True
+        browser.collapse_sidebar()
+
+
+def shortcut_rows(lang: str) -> list[dict[str, str]]:
+    """Every keyboard shortcut of the stepper and the lessons, as (keys, what it does) rows."""
+    from kubesched.ui import stepper
+
+    rows = [(keys, t(f"stepper.{'next' if d > 0 else 'back'}_{unit}", lang).split(" (")[0].split("（")[0])
+            for (unit, d), keys in stepper.SHORTCUTS.items()]
+    rows += [(stepper.IDLE_SHORTCUT, t("stepper.run_to_idle", lang)), (stepper.PLAY_SHORTCUT, t("stepper.play", lang)),
+             ("?", t("presenter.sheet", lang))]
+    return [{t("presenter.col_keys", lang): keys, t("presenter.col_does", lang): does} for keys, does in rows]
+
+
+def render_sheet(lang: str) -> None:
+    """The "?" button: a popover listing the shortcuts (the ? key opens it too)."""
+    with st.popover("?", key=SHEET_KEY, help=t("presenter.sheet", lang)):
+        st.markdown(f"**{t('presenter.sheet', lang)}**")
+        st.table(shortcut_rows(lang), hide_index=True)
+        st.caption(t("presenter.lessons_keys", lang))
+    browser.question_mark_opens(SHEET_KEY)
