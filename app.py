@@ -22,7 +22,7 @@ OWN_CURSOR = frozenset({"lessons"})   # pages that step their own simulation
 PAGE_DIR = Path(__file__).resolve().parent / "kubesched" / "ui" / "pages"
 
 presenter.init()
-st.set_page_config(page_title="kubesched", page_icon="⎈", layout="wide",
+st.set_page_config(page_title="kubesched", page_icon=":material/hub:", layout="wide",
                    initial_sidebar_state="collapsed" if presenter.active() else 360)
 lang = session.init_language()
 sim = session.ensure()
@@ -36,7 +36,8 @@ page = current.url_path or "home"
 fragments.begin_page()
 presenter.render_styles()
 with st.sidebar:
-    presenter.render_toggle(lang)
+    if not presenter.active():
+        presenter.render_toggle(lang)
     if not presenter.active() and page not in OWN_CURSOR:
         stepper.render_stepper()
         presenter.render_sheet(lang)
@@ -46,12 +47,14 @@ with st.sidebar:
     session.render_picker()
     persistence.render_link_notice(lang)
     render_exports()
-if presenter.active() and page not in OWN_CURSOR:
+if presenter.active():
     with st.container(key=presenter.BAR_KEY):
-        bar, tools = st.columns([14, 1], vertical_alignment="center")
+        bar, tools = st.columns([14, 2], vertical_alignment="top")
         with bar:
-            stepper.render_stepper(bar=True)
+            if page not in OWN_CURSOR:
+                stepper.render_stepper(bar=True)
         with tools:
+            presenter.render_toggle(lang)
             presenter.render_sheet(lang)
 current.run()
 persistence.sync(lang)

@@ -52,11 +52,11 @@ from dataclasses import replace
 from typing import Any, Final
 
 from kubesched.cluster.errors import APIError
-from kubesched.scheduler.factory import DURATION_TO_EXPIRE_ASSUMED_POD as ASSUMED_POD_TTL
 from kubesched.sim import state as st
 from kubesched.sim.edits import Edit, describe
 from kubesched.sim.engine import CHECKPOINT_LIMIT, ActionError, AppliedEdit, EditError, Engine, Mark
 from kubesched.sim.inputs import CONFIG_KIND, Inputs, load_inputs
+from kubesched.sim.vocabulary import ASSUMED_POD_TTL
 from kubesched.sim.scenario import (
     Action,
     ScenarioError,

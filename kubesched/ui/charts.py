@@ -5,7 +5,8 @@ Upstream: no counterpart (dashboard plumbing). One place decides what every char
 - margins that grow to fit their labels (``automargin`` on every axis), so no node name is cut;
 - the toolbar offers one thing, "download as PNG" (Plotly's ``toImage``), shown on hover;
 - in presenter mode every font is at least ``PRESENTER_FONT`` px;
-- in the dark theme the paper, the grid and the text follow the page (bars keep their colours).
+- in the dark theme the paper, the grid and the text follow the page (bars keep their colours);
+- text in Source Sans, the font Streamlit ships (every glyph the figures use is in it).
 
 Figures stay pure (``kubesched/ui/figures``); this only restyles a copy of their JSON.
 """
@@ -20,10 +21,12 @@ import streamlit as st
 from kubesched.ui import presenter
 
 PRESENTER_FONT = 16
+FONT_FAMILY = '"Source Sans", "Source Sans Pro", sans-serif'
 CONFIG = {"displaylogo": False, "modeBarButtons": [["toImage"]], "displayModeBar": "hover",
           "toImageButtonOptions": {"format": "png", "scale": 2}}
-DARK = {"paper": "#0E1117", "text": "#FAFAFA", "grid": "#3A3F4B"}
+DARK = {"paper": "#171614", "text": "#F5F4F0", "grid": "#45433E"}
 _AXIS_PREFIXES = ("xaxis", "yaxis")
+_BLACKS = {"", "#000", "#000000", "#111111", "#222222", "#333333", "BLACK"}
 _FONT_KEYS = ("font", "textfont", "tickfont", "insidetextfont", "outsidetextfont", "hoverlabel")
 
 
@@ -41,6 +44,7 @@ def styled(fig: go.Figure, *, large: bool, dark: bool) -> dict[str, Any]:
             axis["automargin"] = True
     layout.setdefault("xaxis", {})["automargin"] = True
     layout.setdefault("yaxis", {})["automargin"] = True
+    layout.setdefault("font", {})["family"] = FONT_FAMILY
     if large:
         _grow_fonts(spec, PRESENTER_FONT)
         layout.setdefault("font", {})["size"] = max(layout.get("font", {}).get("size", 0), PRESENTER_FONT)
@@ -78,13 +82,39 @@ def _darken(spec: dict[str, Any]) -> None:
             layout[key].setdefault("font", {})["color"] = DARK["text"]
     for annotation in layout.get("annotations", []):
         if not annotation.get("bgcolor"):
-            annotation.setdefault("font", {})["color"] = DARK["text"]
+            _lighten(annotation.setdefault("font", {}))
     for trace in spec.get("data", []):
-        if trace.get("type") == "scatter" and "text" in str(trace.get("mode", "")):
-            trace.setdefault("textfont", {})["color"] = DARK["text"]
+        if trace.get("type") == "scatter" and str(trace.get("mode", "")) == "text":
+            _lighten(trace.setdefault("textfont", {}))
+
+
+def _lighten(font: dict[str, Any]) -> None:
+    """Text drawn on the paper: black (or unset) becomes the dark theme's text colour; colours stay."""
+    if str(font.get("color", "")).upper() in _BLACKS:
+        font["color"] = DARK["text"]
+
+
+class _Built(go.Figure):
+    """A figure already built and validated, handed to ``st.plotly_chart`` as its dict.
+
+    Streamlit turns a Plotly figure into JSON through ``to_dict()``; this one returns the stored dict,
+    so a cached figure is not rebuilt into Plotly's object tree on every rerun (10-40 ms a chart).
+    """
+
+    def __init__(self, spec: dict[str, Any]) -> None:
+        self.__dict__["_spec"] = spec
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.__dict__["_spec"]
 
 
 def show(fig: go.Figure, key: str, **kwargs: Any) -> None:
-    """``st.plotly_chart`` of ``fig`` restyled for the current mode and theme (PNG download only)."""
-    spec = styled(fig, large=presenter.active(), dark=dark_theme())
-    st.plotly_chart(spec, key=key, theme=None, config=CONFIG, **kwargs)
+    """``st.plotly_chart`` of ``fig`` restyled for the current mode and theme (PNG download only).
+
+    The restyled dict is kept on the figure, so a cached figure is restyled once per mode.
+    """
+    look = (presenter.active(), dark_theme())
+    memo = fig.__dict__.setdefault("_kubesched_styled", {})
+    if look not in memo:
+        memo[look] = styled(fig, large=look[0], dark=look[1])
+    st.plotly_chart(_Built(memo[look]), key=key, theme=None, config=CONFIG, **kwargs)

@@ -1,7 +1,8 @@
 """Presenter mode (``?present=1`` or the toggle): the stepper as a sticky bar over the page, larger
 type, the sidebar collapsed, and a "?" sheet of the keyboard shortcuts.
 
-Upstream: no counterpart (dashboard plumbing). Streamlit sizes text, tables and widgets in rem,
+Upstream: no counterpart (dashboard plumbing). The bar hides the shortcut hints inside its buttons
+(the sheet lists them). Streamlit sizes text, tables and widgets in rem,
 so the larger type is one root font size (tables then draw at 0.875 rem = 15.75 px); charts get
 their fonts raised by ``charts.show``.
 """
@@ -19,15 +20,23 @@ SHEET_KEY = "shortcuts_sheet"
 ROOT_FONT_PX = 18
 _COLLAPSED = "_presenter_collapsed"
 
-PRESENTER_CSS = f"""
-<style>
+BACKGROUND = {"light": "#FFFFFF", "dark": "#171614"}   # Streamlit's page background per theme
+
+
+def presenter_css(theme: str) -> str:
+    """Root font size for larger type; the bar sticks under the header with the page's background."""
+    return f"""<style>
 html {{ font-size: {ROOT_FONT_PX}px; }}
 .st-key-{BAR_KEY} {{
-  position: sticky; top: 3.75rem; z-index: 990; padding: 0.35rem 0.25rem;
-  background: var(--kubesched-bar-bg, inherit); border-bottom: 1px solid rgba(128, 128, 128, 0.35);
+  position: sticky; top: 3.75rem; z-index: 990; padding: 0.4rem 0.25rem 0.2rem;
+  background: {BACKGROUND.get(theme, BACKGROUND["light"])}; border-bottom: 1px solid rgba(128, 128, 128, 0.4);
 }}
-</style>
-"""
+.st-key-{BAR_KEY} .st-key-stepper_status p, .st-key-{BAR_KEY} .st-key-stepper_status div {{
+  font-size: 1.05rem; font-weight: 600;
+}}
+.st-key-{BAR_KEY} kbd {{ display: none; }}
+[data-testid="stMainBlockContainer"] {{ padding: 4rem 1.5rem 4rem; max-width: none; }}
+</style>"""
 
 
 def init() -> None:
@@ -56,7 +65,7 @@ def render_styles() -> None:
     """The presenter CSS (only in presenter mode) and, once per entry, the sidebar collapsed."""
     if not active():
         return
-    st.html(PRESENTER_CSS)
+    st.html(presenter_css(getattr(st.context.theme, "type", "light") or "light"))
     if not st.session_state.get(_COLLAPSED):
         st.session_state[_COLLAPSED] = True
         browser.collapse_sidebar()

@@ -27,10 +27,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from kubesched.api.load import LoadError
-from kubesched.scheduler.apis.config.scheme import ConfigError
-from kubesched.sim.scenario import ScenarioError
 from kubesched.sim.simulation import CHECKPOINT_LIMIT, Simulation
+from kubesched.sim.vocabulary import INPUT_ERRORS
 from kubesched.ui import url_state
 
 LINK_SOURCE = "scenario from the link"
@@ -43,7 +41,7 @@ EAGER_LIMIT = CHECKPOINT_LIMIT
 SIM, CLUSTER, SOURCE, TEXT, ERRORS, LANG = ("sim", "cluster", "cluster_source", "cluster_text",
                                             "cluster_errors", "lang")
 VALID_TEXT, TEXT_VERSION, PROBLEM_ROWS = "cluster_valid_text", "cluster_text_version", "cluster_problem_rows"
-LOAD_ERRORS = (LoadError, ConfigError, ScenarioError, ValueError)
+LOAD_ERRORS = INPUT_ERRORS
 
 
 def sample_clusters() -> list[str]:

@@ -37,6 +37,9 @@ SHORTCUTS = {
     ("pod", -1): "Shift+Up", ("pod", 1): "Shift+Down",
 }
 IDLE_SHORTCUT = "End"
+# Material Symbols (a font Streamlit ships), not emoji: they render without an emoji font.
+ICONS = {"idle": ":material/fast_forward:", "reset": ":material/restart_alt:", "play": ":material/play_arrow:",
+         "pause": ":material/pause:"}
 PLAY_SHORTCUT = "P"
 
 
@@ -102,14 +105,14 @@ def _step_buttons(unit: str, lang: str, columns: list) -> None:
 
 
 def _idle_button(lang: str, column) -> None:
-    column.button(t("stepper.run_to_idle", lang), key="run_to_idle", on_click=on_run_to_idle,
+    column.button(t("stepper.run_to_idle", lang), key="run_to_idle", on_click=on_run_to_idle, icon=ICONS["idle"],
                   shortcut=IDLE_SHORTCUT, width="stretch")
 
 
 def _play_controls(lang: str, play, unit, speed) -> None:
     playing = bool(st.session_state.get(PLAYING_KEY))
     play.button(t("stepper.pause" if playing else "stepper.play", lang), key="play", on_click=on_play,
-                shortcut=PLAY_SHORTCUT, width="stretch", type="primary" if playing else "secondary")
+                icon=ICONS["pause" if playing else "play"], shortcut=PLAY_SHORTCUT, width="stretch", type="primary" if playing else "secondary")
     unit.selectbox(t("stepper.play_unit", lang), UNITS, key=PLAY_UNIT_KEY,
                    format_func=lambda u: t(f"stepper.unit_{u}", lang))
     speed.selectbox(t("stepper.speed", lang), SPEEDS, index=1, key=SPEED_KEY, format_func=lambda s: f"{s:g} s")
@@ -125,7 +128,7 @@ def _render_column() -> None:
         _step_buttons(unit, lang, st.columns([5, 3, 5], vertical_alignment="center", gap="xsmall"))
     idle, reset = st.columns(2)
     _idle_button(lang, idle)
-    reset.button(t("stepper.reset", lang), key="reset_sim", on_click=on_reset, width="stretch",
+    reset.button(t("stepper.reset", lang), key="reset_sim", on_click=on_reset, width="stretch", icon=ICONS["reset"],
                  help=t("stepper.reset_help", lang))
     st.slider(t("stepper.slider", lang), min_value=0, max_value=max(1, len(sim.trace)), key=STEP_KEY,
               on_change=on_slide, help=t("stepper.slider_help", lang))
@@ -136,32 +139,44 @@ def _render_column() -> None:
 
 
 def _render_bar() -> None:
-    """Presenter mode: ◀ ▶ per unit, run to idle, play (unit, speed) and the status line in one row."""
+    """Presenter mode: ◀ ▶ per unit, run to idle and play in one row; the status line and the
+    autoplay unit and speed below it."""
     sim = session.current()
     lang = session.lang()
     st.session_state[STEP_KEY] = sim.cursor
-    cells = st.columns([3, 3, 3, 2, 2, 2, 2, 6], vertical_alignment="center", gap="small")
-    for unit, cell in zip(UNITS, cells):
-        _step_buttons(unit, lang, cell.columns([4, 3, 4], vertical_alignment="center", gap="xsmall"))
-    _idle_button(lang, cells[3])
-    _play_controls(lang, cells[4], cells[5], cells[6])
-    with cells[7]:
-        render_status(sim, lang)
+    cells = st.columns([3, 3, 3, 3, 3, 3, 4, 3], vertical_alignment="center", gap="xsmall")
+    for i, unit in enumerate(UNITS):
+        name = t(f"stepper.unit_{unit}", lang)
+        cells[2 * i].button(f"◀ {name}", key=f"back_{unit}", on_click=on_move, args=(unit, -1),
+                            shortcut=SHORTCUTS[(unit, -1)], help=t(f"stepper.back_{unit}", lang), width="stretch")
+        cells[2 * i + 1].button(f"{name} ▶", key=f"next_{unit}", on_click=on_move, args=(unit, 1),
+                                shortcut=SHORTCUTS[(unit, 1)], help=t(f"stepper.next_{unit}", lang), width="stretch")
+    _idle_button(lang, cells[6])
+    status_cell, unit_cell, speed_cell = st.columns([10, 2, 2], vertical_alignment="center", gap="small")
+    _play_controls(lang, cells[7], unit_cell, speed_cell)
+    with status_cell:
+        render_status(sim, lang, inline=True)
     _autoplay()
     url_state.write_step(sim.cursor)
 
 
-def render_status(sim: Simulation | None = None, lang: str | None = None) -> None:
-    """The always-visible line: simulated time, cycle, current pod, position, stop reason."""
-    sim = sim or session.current()
-    lang = lang or session.lang()
+def status_lines(sim: Simulation, lang: str) -> list[str]:
+    """The status as text: position and time, the pod being scheduled, why the run stopped."""
     s = status(sim)
+    lines = [t("stepper.status", lang, time=f"{s['time']:g}", cycle=s["cycle"], cursor=s["cursor"], total=s["total"]),
+             t("stepper.pod", lang) + ": " + (str(s["pod"]) or "—")]
+    if s["stopped"]:
+        lines.append(t("stepper.stopped", lang, reason=t(f"stepper.reason_{s['stopped']}", lang)))
+    return lines
+
+
+def render_status(sim: Simulation | None = None, lang: str | None = None, *, inline: bool = False) -> None:
+    """The always-visible line: simulated time, cycle, current pod, position, stop reason
+    (one ``st.text`` per line, or all on one line with ``inline``)."""
+    lines = status_lines(sim or session.current(), lang or session.lang())
     with st.container(key=STATUS_KEY, gap=None):
-        st.text(t("stepper.status", lang, time=f"{s['time']:g}", cycle=s["cycle"], cursor=s["cursor"],
-                  total=s["total"]))
-        st.text(t("stepper.pod", lang) + ": " + (str(s["pod"]) or "—"))
-        if s["stopped"]:
-            st.text(t("stepper.stopped", lang, reason=t(f"stepper.reason_{s['stopped']}", lang)))
+        for line in [" · ".join(lines)] if inline else lines:
+            st.text(line)
 
 
 def _autoplay() -> None:

@@ -1,10 +1,13 @@
 """Fixed colours and glyphs shared by every chart, so a queue or plugin looks the same everywhere.
 
 Okabe–Ito colour-blind-safe palette; every pass/fail mark also carries a glyph (✓ ✗ · –),
-so nothing relies on telling red from green. Readable on light and dark backgrounds.
+so nothing relies on telling red from green. Readable on light and dark backgrounds. Every glyph
+is one Source Sans has (``PICKED`` marks the chosen node).
 """
 
 from __future__ import annotations
+
+PICKED = "◆"   # the node a decision chose (selectHost, the nominated node)
 
 OKABE_ITO = {
     "orange": "#E69F00", "sky_blue": "#56B4E9", "bluish_green": "#009E73", "yellow": "#F0E442",
@@ -19,7 +22,9 @@ QUEUE_COLOURS = {
     "inFlight": OKABE_ITO["reddish_purple"],
     "bound": OKABE_ITO["bluish_green"],
 }
-QUEUE_GLYPHS = {"activeQ": "▶", "podBackoffQ": "⏸", "unschedulableQ": "⛔", "inFlight": "⚙", "bound": "✓"}
+# Glyphs are drawn from Source Sans, the font Streamlit ships (charts use it too): no emoji, which a
+# Linux browser without an emoji font shows as empty boxes.
+QUEUE_GLYPHS = {"activeQ": "▶", "podBackoffQ": "‖", "unschedulableQ": "■", "inFlight": "◉", "bound": "✓"}
 
 # Filter outcomes: colour + glyph + meaning. Codes are the heatmap's z values (fixed zmin/zmax).
 FILTER_PASS, FILTER_FAIL, FILTER_NOT_EVALUATED, FILTER_NOT_VISITED = 0, 1, 2, 3

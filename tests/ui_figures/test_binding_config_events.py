@@ -31,6 +31,8 @@ from kubesched.trace.records import (
 from kubesched.trace.decisions import FilterPass, NodeCheck, PluginStatus
 from kubesched.trace.upstream import CACHE_GO, SCHEDULER_GO, permalink, phase_location
 from kubesched.ui.figures import binding as b
+from kubesched.sim import compare
+from kubesched.sim.vocabulary import ASSUMED_POD_TTL as TTL
 from kubesched.ui.figures import configuration as c
 from kubesched.ui.figures import events as e
 from kubesched.ui.theme import OKABE_ITO
@@ -154,13 +156,13 @@ def test_attempts_and_the_attempt_at_the_cursor():
     (bound_trace()[:5], [], b.NOT_ASSUMED, None),
 ])
 def test_assumed_history(records, states, current, expires):
-    history = b.assumed_history(records, POD)
+    history = b.assumed_history(records, POD, TTL)
     assert [tr.state for tr in history.transitions] == states
     assert (history.state, history.expires_at) == (current, expires)
 
 
 def test_cache_rows_name_the_cache_functions():
-    rows = b.cache_rows(b.assumed_history(bound_trace(), POD))
+    rows = b.cache_rows(b.assumed_history(bound_trace(), POD, TTL))
     assert [r["upstream function"] for r in rows] == ["schedulerCache.AssumePod", "schedulerCache.FinishBinding",
                                                       "schedulerCache.AddPod"]
     assert [r["records"] for r in rows] == ["#8", "#21", "#25"]
@@ -173,16 +175,16 @@ def test_step_rows():
                     "records": "#15–#16", "simulated time": "0s → 10s (10s)", "detail": 'rejected by "Gate"',
                     "upstream function": "framework.WaitOnPermit",
                     "source": permalink("pkg/scheduler/framework/v1alpha1/framework.go")}
-    assert rows[3]["outcome"] == "⏳ Wait" and rows[3]["detail"] == "Gate, Quota"
+    assert rows[3]["outcome"] == "‖ Wait" and rows[3]["detail"] == "Gate, Quota"
 
 
 def test_timeline_figure_bars_colours_and_cursor():
     steps = b.binding_steps(rejected_trace(), POD, 1)
     fig = b.timeline_figure(steps, cursor=25)
     by_name = {tr.name: tr for tr in fig.data}
-    assert list(by_name) == ["✓ Success", "⏳ Wait", "✗ failed"]
+    assert list(by_name) == ["✓ Success", "‖ Wait", "✗ failed"]
     assert by_name["✗ failed"].marker.color == OKABE_ITO["vermillion"]
-    assert by_name["⏳ Wait"].marker.color == OKABE_ITO["orange"]
+    assert by_name["‖ Wait"].marker.color == OKABE_ITO["orange"]
     assert list(by_name["✗ failed"].y) == ["WaitOnPermit"]
     assert (list(by_name["✗ failed"].base), list(by_name["✗ failed"].x)) == ([15], [2])
     assert fig.layout.shapes[0].x0 == 25
@@ -198,7 +200,7 @@ def test_timeline_running_bar_reaches_the_cursor():
 
 
 def test_cache_figure_highlights_the_current_state():
-    fig = b.cache_figure(b.assumed_history(bound_trace()[:-1], POD))
+    fig = b.cache_figure(b.assumed_history(bound_trace()[:-1], POD, TTL))
     colours = dict(zip(b.CACHE_STATES, fig.data[0].marker.color))
     assert colours[b.BINDING_FINISHED] == OKABE_ITO["orange"]
     assert colours[b.ASSUMED] == OKABE_ITO["sky_blue"]
@@ -261,12 +263,12 @@ def test_plugin_rows_of_the_default_config():
 def test_plugin_rows_and_matrix_after_swapping_least_for_most_allocated():
     config = load_config(MOST_ALLOCATED)
     score = [(r["plugin"], r["weight"], r["from"]) for r in c.plugin_rows(config) if r["extension point"] == "score"]
-    assert score[-2:] == [("NodeResourcesMostAllocated", "3", "★ enabled by the profile"),
+    assert score[-2:] == [("NodeResourcesMostAllocated", "3", "◆ enabled by the profile"),
                           ("NodeResourcesLeastAllocated", "", "✗ disabled by the profile")]
     plugins, points, codes, texts = c.plugin_matrix(config)
     col = points.index("score")
     assert codes[plugins.index("NodeResourcesMostAllocated")][col] == c.CELL_CUSTOM
-    assert texts[plugins.index("NodeResourcesMostAllocated")][col] == "★ 3"
+    assert texts[plugins.index("NodeResourcesMostAllocated")][col] == "◆ 3"
     assert codes[plugins.index("NodeResourcesLeastAllocated")][col] == c.CELL_DISABLED
     assert texts[plugins.index("NodePreferAvoidPods")][col] == "✓ 10000"
     assert codes[plugins.index("PrioritySort")] == [c.CELL_DEFAULT] + [c.CELL_NONE] * 10
@@ -291,18 +293,18 @@ def test_plugin_matrix_figure_fixed_scale():
       'FilterPlugin "Nope" does not exist')]),
 ])
 def test_check_config_problems(text, expected):
-    check = c.check_config(text)
+    check = compare.check_config(text)
     assert (check.config, list(check.problems)) == (None, expected)
 
 
 def test_check_config_validation_names_the_field():
-    check = c.check_config(HEAD + "percentageOfNodesToScore: 120\n")
+    check = compare.check_config(HEAD + "percentageOfNodesToScore: 120\n")
     assert check.config is None and len(check.problems) == 1
     assert check.problems[0].startswith("config.yaml:3: percentageOfNodesToScore: ")
 
 
 def test_check_config_accepts_a_valid_text():
-    check = c.check_config(MOST_ALLOCATED)
+    check = compare.check_config(MOST_ALLOCATED)
     assert check.problems == () and check.config == load_config(MOST_ALLOCATED)
 
 
@@ -311,7 +313,7 @@ def test_settings_note_states_the_filter_stop(nodes, pct, found):
     config = load_config(HEAD + f"percentageOfNodesToScore: {pct}\n")
     rows = {r["field"]: r for r in c.settings_rows(config, nodes)}
     assert rows["percentageOfNodesToScore"]["value"] == str(pct)
-    assert f"{nodes} nodes: the Filter walk stops after {found} feasible node(s)." in \
+    assert f"{nodes} nodes: the Filter walk stops after {found} feasible nodes." in \
         rows["percentageOfNodesToScore"]["meaning here"]
 
 
@@ -338,15 +340,15 @@ def test_placement_rows_and_figure():
 
 
 def test_active_config_text():
-    assert c.active_config_text(Simulation.from_yaml(SAMPLES / "taints.yaml")) == c.EMPTY_CONFIG_TEXT
+    assert c.active_config_text(Simulation.from_yaml(SAMPLES / "taints.yaml")) == compare.EMPTY_CONFIG_TEXT
     sim = Simulation.from_yaml(SAMPLES / "taints.yaml", config=MOST_ALLOCATED)
     assert load_config(c.active_config_text(sim)) == load_config(MOST_ALLOCATED)
 
 
 def test_run_to_idle_compares_least_and_most_allocated():
     source = (SAMPLES / "taints.yaml").read_text()
-    a = c.run_to_idle(source, c.EMPTY_CONFIG_TEXT, 0)
-    most = c.run_to_idle(source, MOST_ALLOCATED, 0)
+    a = compare.run_to_idle(source, compare.EMPTY_CONFIG_TEXT, 0)
+    most = compare.run_to_idle(source, MOST_ALLOCATED, 0)
     assert a.error == most.error == ""
     direct = Simulation.from_yaml(source, config=MOST_ALLOCATED, seed=0)
     direct.run_until_idle()
@@ -356,9 +358,9 @@ def test_run_to_idle_compares_least_and_most_allocated():
 
 def test_run_to_idle_reports_a_scheduler_that_exits():
     bad = HEAD + "profiles:\n- plugins:\n    score:\n      enabled:\n      - name: Nope\n        weight: 1\n"
-    run = c.run_to_idle((SAMPLES / "taints.yaml").read_text(), bad, 0)
+    run = compare.run_to_idle((SAMPLES / "taints.yaml").read_text(), bad, 0)
     assert (run.state, run.error) == (None, "kube-scheduler exited during startup")
-    assert c.run_to_idle("kind: Node\nmetadata: {name: [}\n", HEAD, 0).error != ""
+    assert compare.run_to_idle("kind: Node\nmetadata: {name: [}\n", HEAD, 0).error != ""
 
 
 # -- events ------------------------------------------------------------------------------------------------

@@ -123,7 +123,7 @@ def test_cycle_records_same_from_a_trace_and_from_a_slice() -> None:
 def test_counts_summary_lists_every_place_with_glyph_and_count() -> None:
     from kubesched.ui.figures import queues as fq
     sample = fq.CountSample(4, 1.0, (2, 0, 1, 0, 3))
-    assert fq.counts_summary(sample) == "▶ activeQ 2 · ⏸ podBackoffQ 0 · ⛔ unschedulableQ 1 · ⚙ inFlight 0 · ✓ bound 3"
+    assert fq.counts_summary(sample) == "▶ activeQ 2 · ‖ podBackoffQ 0 · ■ unschedulableQ 1 · ◉ inFlight 0 · ✓ bound 3"
 
 
 def test_node_count_counts_only_nodes() -> None:

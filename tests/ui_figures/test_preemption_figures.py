@@ -117,7 +117,7 @@ def test_pick_rounds_codes(records):
     (heat,) = fp.pick_rounds_figure(first).data
     assert heat.type == "heatmap" and (heat.zmin, heat.zmax) == (-0.5, len(theme.FILTER_OUTCOMES) - 0.5)
     assert [list(r) for r in heat.text] == [["✗"] + ["·"] * 5, ["✓"] + ["–"] * 5]
-    assert list(heat.y) == ["node-1", "★ node-2"]
+    assert list(heat.y) == ["node-1", "◆ node-2"]
 
 
 def test_victims_figure_splits_pdb_violations(records):
@@ -128,14 +128,14 @@ def test_victims_figure_splits_pdb_violations(records):
         assert list(pdb.x) == [sum(v in c.pdb_violating for v in c.victims) for c in fitting]
         assert [a + b for a, b in zip(pdb.x, plain.x)] == [len(c.victims) for c in fitting]
         assert pdb.marker.color != plain.marker.color and pdb.marker.pattern.shape == "/"
-        assert [y.removeprefix("★ ") for y in pdb.y] == [c.node for c in fitting]
-        assert [y for y in pdb.y if y.startswith("★")] == [f"★ {attempt.nominated_node}"]
+        assert [y.removeprefix("◆ ") for y in pdb.y] == [c.node for c in fitting]
+        assert [y for y in pdb.y if y.startswith("◆")] == [f"◆ {attempt.nominated_node}"]
 
 
 def test_candidate_rows_show_priorities(records):
     first = fp.preemption_attempts(records)[0]
     rows = fp.candidate_rows(first, {"default/cache-2": 100, "default/batch-2": 100})
-    assert [r["node"] for r in rows] == ["node-1", "★ node-2"]
+    assert [r["node"] for r in rows] == ["node-1", "◆ node-2"]
     assert rows[1]["victims (priority)"] == "default/cache-2 (100)" and rows[0]["PDB violations"] == 1
 
 

@@ -222,7 +222,7 @@ def _bar_sums(fig):
     for tr in fig.data:
         if tr.type == "bar":
             for y, x in zip(tr.y, tr.x):
-                sums[y.removeprefix("★ ")] += x
+                sums[y.removeprefix("◆ ")] += x
     return sums
 
 
@@ -254,7 +254,7 @@ def test_bars_are_sorted_by_total_and_the_pick_is_the_max(trace):
         assert set(pick.ties) == {n for n, v in totals.items() if v == max(totals.values())}
         fig = fs.score_breakdown_figure(table, pick.selected)
         labels = list(fig.data[0].y)
-        assert labels.count(f"★ {pick.selected}") == 1 and sum(y.startswith("★") for y in labels) == 1
+        assert labels.count(f"◆ {pick.selected}") == 1 and sum(y.startswith("◆") for y in labels) == 1
 
 
 def test_tie_in_the_first_cycle(trace):
@@ -273,7 +273,7 @@ def test_score_traces_use_plugin_colours_and_carry_raw_normalized_weight(trace):
     for bar in bars:
         assert bar.marker.color == theme.plugin_colour(bar.name) and bar.orientation == "h"
         for y, custom in zip(bar.y, bar.customdata):
-            row = rows[(y.removeprefix("★ "), bar.name)]
+            row = rows[(y.removeprefix("◆ "), bar.name)]
             assert custom[:4] == [str(row.raw_score), str(row.normalized_score), str(row.weight),
                                   str(row.weighted_score)]
     assert fig.layout.barmode == "stack"

@@ -38,7 +38,6 @@ from kubesched.trace.records import (
 from kubesched.ui.i18n import t
 from kubesched.ui.theme import OKABE_ITO
 
-DURATION_TO_EXPIRE_ASSUMED_POD = 30.0  # scheduler.go durationToExpireAssumedPod (v1.18.5)
 
 SCHEDULING_PHASES = ("AssumePodVolumes", "Reserve", "Assume", "Permit")
 BINDING_PHASES = ("WaitOnPermit", "BindVolumes", "PreBind", "Bind", "PostBind")
@@ -54,7 +53,7 @@ STAGE_OF = {**{p: "scheduling" for p in SCHEDULING_PHASES}, **{p: "binding" for 
 RUNNING, SUCCESS, WAIT, FAILED = "running", "success", "wait", "failed"
 OUTCOME_STYLE = {
     SUCCESS: ("✓", OKABE_ITO["bluish_green"]),
-    WAIT: ("⏳", OKABE_ITO["orange"]),
+    WAIT: ("‖", OKABE_ITO["orange"]),
     FAILED: ("✗", OKABE_ITO["vermillion"]),
     RUNNING: ("…", OKABE_ITO["grey"]),
 }
@@ -212,8 +211,9 @@ def _marker(name: str, r: Record, detail: str, location: tuple[str, str]) -> Bin
     return BindingStep(name, STAGE_OF[name], r.seq, r.seq, r.time, r.time, "Success", "", detail, *location)
 
 
-def assumed_history(records: Iterable[Record], pod: str) -> AssumedHistory:
-    """ASSUME → FinishBinding → Confirm (informer add) / EXPIRE, or FORGET, for ``pod``."""
+def assumed_history(records: Iterable[Record], pod: str, ttl: float) -> AssumedHistory:
+    """ASSUME → FinishBinding → Confirm (informer add) / EXPIRE, or FORGET, for ``pod``; a pod whose
+    binding finished expires ``ttl`` seconds later unless confirmed (``Simulation.assumed_pod_ttl``)."""
     transitions: list[CacheTransition] = []
     deadline: float | None = None
     for r in records:
@@ -226,7 +226,7 @@ def assumed_history(records: Iterable[Record], pod: str) -> AssumedHistory:
             continue
         message = r.data.message if isinstance(r.data, CacheChange) else ""
         transitions.append(CacheTransition(state, r.seq, r.time, message))
-        deadline = r.time + DURATION_TO_EXPIRE_ASSUMED_POD if state == BINDING_FINISHED else None
+        deadline = r.time + ttl if state == BINDING_FINISHED else None
     current = transitions[-1].state if transitions else NOT_ASSUMED
     return AssumedHistory(tuple(transitions), current, deadline if current == BINDING_FINISHED else None)
 

@@ -6,43 +6,32 @@ weights), pkg/scheduler/factory.go (Configurator.createFromProvider: provider de
 merged with each profile's plugins), cmd/kube-scheduler/app/options/configfile.go
 (loadConfigFromFile: the loader whose messages the editor shows).
 
-Pure builders (no Streamlit): ``settings_rows``, ``plugin_rows``, ``plugin_matrix_figure``,
+Pure builders (no Streamlit, no engine run): ``settings_rows``, ``plugin_rows``, ``plugin_matrix_figure``,
 ``extender_rows``, ``translation_rows`` (a Policy's predicates and priorities as plugins,
-from pkg/scheduler/framework/plugins/legacy_registry.go) describe one configuration; ``check_config`` loads a YAML text into a
-configuration or the loader's problem lines; ``run_to_idle`` runs a cluster with a given
-configuration, and ``placement_rows`` / ``placement_figure`` compare two runs' placements.
+from pkg/scheduler/framework/plugins/legacy_registry.go) describe one configuration;
+``placement_rows`` / ``placement_figure`` compare the placements of two runs. Loading a
+configuration text and running a cluster with it happen on the engine side
+(``kubesched.sim.compare``: ``check_config``, ``run_to_idle``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from html import escape
 from typing import Any
 
 import plotly.graph_objects as go
 
-from kubesched.api.load import LoadError
-from kubesched.api.yaml_source import read_documents
-from kubesched.scheduler.apis.config import (
-    ConfigError,
+from kubesched.sim import config_source
+from kubesched.sim.compare import (
+    EMPTY_CONFIG_TEXT,
     KubeSchedulerConfiguration,
-)
-from kubesched.scheduler.apis.config.go_format import go_quote
-from kubesched.scheduler.apis.config.types import KubeSchedulerProfile, PluginSet
-from kubesched.scheduler.apis.config.v1alpha2 import API_VERSION, KIND
-from kubesched.scheduler.core.generic_scheduler import num_feasible_nodes_to_find
-from kubesched.scheduler.framework.plugins.registry import new_in_tree_registry
-from kubesched.scheduler.framework.v1alpha1.framework import (
-    EXTENSION_POINTS as FRAMEWORK_POINTS,
-)
-from kubesched.scheduler.profile.frameworks import (
-    AlgorithmProviderError,
+    KubeSchedulerProfile,
+    PluginSet,
+    num_feasible_nodes_to_find,
     resolve_profiles,
 )
-from kubesched.scheduler.profile.profile import ProfileError
-from kubesched.sim import config_source
-from kubesched.sim.scenario import ScenarioError, dump
+from kubesched.sim.scenario import dump
 from kubesched.sim.simulation import Simulation
 from kubesched.sim.state import PHASE_BOUND, PHASE_RUNNING, SimState
 from kubesched.ui.figures.style import stepwise_colorscale
@@ -60,12 +49,10 @@ CELL_NONE, CELL_DEFAULT, CELL_CUSTOM, CELL_DISABLED = 0, 1, 2, 3
 CELL_STYLE = {
     CELL_NONE: ("", "#F7F7F7"),
     CELL_DEFAULT: ("✓", OKABE_ITO["sky_blue"]),
-    CELL_CUSTOM: ("★", OKABE_ITO["orange"]),
+    CELL_CUSTOM: ("◆", OKABE_ITO["orange"]),
     CELL_DISABLED: ("✗", "#BBBBBB"),
 }
 
-EMPTY_CONFIG_TEXT = f"apiVersion: {API_VERSION}\nkind: {KIND}\n"
-COMPARE_ERRORS = (ConfigError, LoadError, ScenarioError, ProfileError, AlgorithmProviderError, ValueError)
 
 
 # -- one configuration ------------------------------------------------------------------------------
@@ -82,7 +69,7 @@ def settings_rows(config: KubeSchedulerConfiguration, num_nodes: int, lang: str 
     rows = [
         _algorithm_source_row(config),
         ("percentageOfNodesToScore", str(pct),
-         t("config.note.percentage", lang, n=num_nodes, k=to_find) + (" " + t("config.note.adaptive", lang)
+         t("config.note.percentage", lang, n=num_nodes, count=to_find) + (" " + t("config.note.adaptive", lang)
                                                                       if pct == 0 else "")),
         ("podInitialBackoffSeconds", str(config.pod_initial_backoff_seconds), t("config.note.backoff", lang)),
         ("podMaxBackoffSeconds", str(config.pod_max_backoff_seconds), ""),
@@ -143,7 +130,7 @@ def _plugin_row(profile: KubeSchedulerProfile, point: str, name: str, weight: in
 
 def plugin_matrix(config: KubeSchedulerConfiguration, profile_index: int = 0
                   ) -> tuple[list[str], list[str], list[list[int]], list[list[str]]]:
-    """(plugins, extension points, codes, cell texts) of one profile: weight for Score, ✓/★/✗ else."""
+    """(plugins, extension points, codes, cell texts) of one profile: weight for Score, ✓/◆/✗ else."""
     custom = config.profiles[profile_index]
     effective = resolve_profiles(config)[profile_index]
     points = [name for name, _ in EXTENSION_POINTS]
@@ -229,57 +216,11 @@ def _plugin_text(plugins: Sequence[tuple[str, str, int]]) -> str:
 
 
 # -- editing ------------------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class ConfigCheck:
-    config: KubeSchedulerConfiguration | None
-    problems: tuple[str, ...]
-
-
-def check_config(text: str, filename: str = "config.yaml", cluster_policy: Any = None) -> ConfigCheck:
-    """Load a KubeSchedulerConfiguration (or Policy) text as a run of this cluster would: the
-    configuration, or the loader's own problem lines. ``cluster_policy`` is the cluster file's
-    Policy document, which a KubeSchedulerConfiguration text runs with."""
-    try:
-        if is_policy_text(text):
-            config = config_source.resolve_config(policy=config_source.Located(text, filename))
-        else:
-            policy = config_source.Located(cluster_policy, "cluster") if cluster_policy is not None else None
-            config = config_source.resolve_config(config_source.Located(text, filename), policy)
-        profiles = resolve_profiles(config)
-    except ConfigError as err:
-        return ConfigCheck(None, tuple(str(p) for p in err.problems))
-    except AlgorithmProviderError as err:
-        return ConfigCheck(None, (f"{filename}: {err}",))
-    problems = tuple(f"{filename}: initializing profiles: creating profile for scheduler name {p.scheduler_name}: "
-                     f"{message}" for p in profiles for message in _framework_problems(p)[:1])
-    return ConfigCheck(None if problems else config, problems)
-
-
-def is_policy_text(text: str) -> bool:
-    """Whether an editor's text is a Policy (kind: Policy) rather than a KubeSchedulerConfiguration."""
-    documents, _ = read_documents(text)
-    return any(isinstance(d.data, dict) and d.data.get("kind") == config_source.POLICY_KIND for d in documents)
-
-
 def cluster_policy(sim: Simulation) -> Any:
     """The Policy document of the Simulation's cluster file (None when it has none)."""
     loaded = sim.inputs.loaded
     docs = [d for d in (loaded.config_documents if loaded else ()) if d.data.get("kind") == config_source.POLICY_KIND]
     return docs[0].data if docs else None
-
-
-def _framework_problems(profile: KubeSchedulerProfile) -> list[str]:
-    """What NewFramework (updatePluginList, the weight check) rejects, in its words, without building it."""
-    known = set(new_in_tree_registry())
-    out = []
-    for field, _proto, iface in FRAMEWORK_POINTS:
-        for plugin in _set(profile.plugins, field).enabled:
-            if plugin.name not in known:
-                out.append(f"{iface} {go_quote(plugin.name)} does not exist")
-    for plugin in _set(profile.plugins, "score").enabled:
-        if plugin.name in known and plugin.weight == 0:
-            out.append(f"score plugin {go_quote(plugin.name)} is not configured with weight")
-    return out
 
 
 def config_text(document: Any) -> str:
@@ -303,32 +244,7 @@ def active_config_text(sim: Simulation) -> str:
     return EMPTY_CONFIG_TEXT
 
 
-# -- comparing two configurations --------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Run:
-    """One run to idle of the cluster with one configuration (or the reason it could not start)."""
-
-    config_text: str
-    state: SimState | None
-    error: str
-    records: int
-    stopped_reason: str | None
-
-
-def run_to_idle(cluster_source: str, config_yaml: str, seed: int) -> Run:
-    """Run ``cluster_source`` (cluster + scenario YAML) with ``config_yaml`` until idle or the horizon."""
-    try:
-        given = {"policy": config_yaml} if is_policy_text(config_yaml) else {"config": config_yaml}
-        sim = Simulation.from_yaml(cluster_source, seed=seed, **given)
-        sim.run_until_idle()
-    except COMPARE_ERRORS as err:
-        problems = getattr(err, "problems", None)
-        return Run(config_yaml, None, "\n".join(map(str, problems)) if problems else str(err), 0, None)
-    if not any(p.alive for p in sim.engine.processes):
-        return Run(config_yaml, None, "kube-scheduler exited during startup", len(sim.trace), sim.stopped_reason)
-    return Run(config_yaml, sim.state(), "", len(sim.trace), sim.stopped_reason)
-
-
+# -- comparing two runs ------------------------------------------------------------------------------
 def placement_rows(a: SimState, b: SimState, lang: str = "en") -> list[dict]:
     """Every pod of either run: its node (or phase) with A and with B, and whether they differ."""
     pods_a = {p.key: p for p in a.pods}

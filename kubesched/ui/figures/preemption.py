@@ -217,12 +217,12 @@ def _owner(pod: str, controllers: Sequence[str]) -> str:
 def victims_figure(attempt: PreemptionAttempt, lang: str = "en") -> go.Figure:
     """Victims per potential node, stacked: those whose eviction violates a PDB, and the others."""
     nodes = [c for c in attempt.candidates if c.fits]
-    labels = [f"★ {c.node}" if c.node == attempt.nominated_node else c.node for c in nodes]
+    labels = [f"{theme.PICKED} {c.node}" if c.node == attempt.nominated_node else c.node for c in nodes]
     violating = [[v for v in c.victims if v in c.pdb_violating] for c in nodes]
     plain = [[v for v in c.victims if v not in c.pdb_violating] for c in nodes]
     fig = go.Figure()
     fig.add_trace(go.Bar(
-        name=f"⚠ {t('preemption.victims.pdb', lang)}", y=labels, x=[len(v) for v in violating], orientation="h",
+        name=f"▲ {t('preemption.victims.pdb', lang)}", y=labels, x=[len(v) for v in violating], orientation="h",
         text=[", ".join(v) for v in violating], textposition="inside", insidetextanchor="middle",
         textfont={"color": "#000000"},
         marker={"color": _PDB_COLOUR, "line": {"color": PAPER, "width": 1},
@@ -273,7 +273,7 @@ def pick_rounds_figure(attempt: PreemptionAttempt, lang: str = "en") -> go.Figur
     hover = [[f"<b>{escape(n, quote=False)}</b> · {rule}<br>{glyph[c]} {meaning[c]}" for rule, c in zip(rules, row)]
              for n, row in zip(nodes, codes)]
     n = len(theme.FILTER_OUTCOMES)
-    labels = [f"★ {x}" if x == attempt.nominated_node else x for x in nodes]
+    labels = [f"{theme.PICKED} {x}" if x == attempt.nominated_node else x for x in nodes]
     fig = go.Figure(go.Heatmap(
         z=[list(r) for r in codes], x=list(rules), y=labels, text=[[glyph[c] for c in r] for r in codes],
         texttemplate="%{text}", textfont={"size": 16, "color": "#000000"}, hovertext=hover,
@@ -297,7 +297,7 @@ def candidate_rows(attempt: PreemptionAttempt, priorities: Mapping[str, int] | N
     rows: list[dict[str, object]] = []
     for c in attempt.candidates:
         rows.append({
-            t("preemption.col.node", lang): ("★ " if c.node == attempt.nominated_node else "") + c.node,
+            t("preemption.col.node", lang): (f"{theme.PICKED} " if c.node == attempt.nominated_node else "") + c.node,
             t("preemption.col.fits", lang): "✓" if c.fits else "✗",
             t("preemption.col.victims", lang): ", ".join(
                 f"{v} ({prio[v]})" if v in prio else v for v in c.victims),

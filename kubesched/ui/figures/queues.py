@@ -30,7 +30,7 @@ from typing import Any, Final
 import networkx as nx
 import plotly.graph_objects as go
 
-from kubesched.scheduler.internal.queue import events as qevents
+from kubesched.sim.vocabulary import queue_events as qevents
 from kubesched.trace.records import Kind, Record
 from kubesched.trace.upstream import QUEUE_GO, SCHEDULER_GO, permalink, queue_location
 from kubesched.ui.i18n import t
@@ -182,6 +182,15 @@ def count_samples(records: Iterable[Record]) -> tuple[CountSample, ...]:
     return tuple(samples)
 
 
+def default_axis(records: Iterable[Record]) -> str:
+    """``"seq"`` (record order) when most queue moves share one timestamp (a run where everything
+    happens at t=0 looks empty over time), else ``"time"``."""
+    times = Counter(r.time for r in records if transition_of(r) is not None)
+    if not times:
+        return "time"
+    return "seq" if times.most_common(1)[0][1] * 2 > sum(times.values()) else "time"
+
+
 def counts_at(samples: Sequence[CountSample], cursor: int) -> CountSample:
     """The last sample among the first ``cursor`` records."""
     last = samples[0]
@@ -193,7 +202,7 @@ def counts_at(samples: Sequence[CountSample], cursor: int) -> CountSample:
 
 
 def counts_summary(sample: CountSample) -> str:
-    """``▶ activeQ 2 · ⏸ podBackoffQ 0 · …``: every place with its glyph and count."""
+    """``▶ activeQ 2 · ‖ podBackoffQ 0 · …``: every place with its glyph and count."""
     return " · ".join(f"{state_glyph(p)} {p} {sample.count(p)}" for p in PLACES)
 
 

@@ -93,8 +93,8 @@ DONE, FAILED, WAITING, RUNNING, NOT_REACHED = "done", "failed", "waiting", "runn
 _STATE_STYLE = {
     DONE: ("✓", theme.OKABE_ITO["bluish_green"]),
     FAILED: ("✗", theme.OKABE_ITO["vermillion"]),
-    WAITING: ("⏸", theme.OKABE_ITO["orange"]),
-    RUNNING: ("⚙", theme.OKABE_ITO["sky_blue"]),
+    WAITING: ("‖", theme.OKABE_ITO["orange"]),
+    RUNNING: ("◉", theme.OKABE_ITO["sky_blue"]),
     NOT_REACHED: ("–", "#D9D9D9"),
 }
 

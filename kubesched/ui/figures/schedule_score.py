@@ -74,7 +74,7 @@ def score_breakdown_figure(table: ScoreTable, selected: str = "", lang: str = "e
     uniform = table.uniform() if hide_uniform else {}
     silent = set() if not hide_uniform else {p for p in table.plugins if all((table.cells.get((n, p), (None,) * 4)[3] or 0) == 0
                                               for n in table.nodes)}
-    labels = {n: (f"★ {n}" if n == selected else n) for n in table.nodes}
+    labels = {n: (f"{theme.PICKED} {n}" if n == selected else n) for n in table.nodes}
     y = [labels[n] for n in table.nodes]
     fig = go.Figure()
     for plugin in table.plugins:

@@ -270,18 +270,13 @@ def election_figure(records: Sequence[Record], cursor: int, kill_times: Sequence
         events = [s for s in steps if s.kind == "election" and s.replica == name]
         if events:
             fig.add_trace(go.Scatter(
-                x=[s.time for s in events], y=[name] * len(events), mode="markers", name=name,
+                x=[s.time for s in events], y=[name] * len(events), mode="markers", name=name, showlegend=False,
                 marker={"size": 12, "color": replica_colour(name, names),
                         "symbol": [TRANSITION_SYMBOLS.get(s.step, "circle") for s in events],
                         "line": {"color": OKABE_ITO["black"], "width": 1}},
                 hovertext=[_hover(f"t={s.time:g}s {s.step}: {s.message}") for s in events], hoverinfo="text"))
     for hand in handovers(seen, [k for k in kill_times if k <= end]):
-        if hand.old_leader:
-            fig.add_trace(go.Scatter(x=[hand.killed_at], y=[hand.old_leader], mode="markers", showlegend=False,
-                                     marker={"size": 16, "symbol": "x-thin-open", "color": OKABE_ITO["vermillion"],
-                                             "line": {"width": 3, "color": OKABE_ITO["vermillion"]}},
-                                     hovertext=[t("startup.killed", lang, time=hand.killed_at)], hoverinfo="text",
-                                     name="KillLeader"))
+        _kill_mark(fig, hand, lang)
         if hand.implied_attempts:
             fig.add_trace(go.Scatter(
                 x=list(hand.implied_attempts), y=[hand.new_leader] * len(hand.implied_attempts), mode="markers",
@@ -289,12 +284,51 @@ def election_figure(records: Sequence[Record], cursor: int, kill_times: Sequence
                 marker={"size": 10, "symbol": "circle-open", "color": replica_colour(hand.new_leader, names),
                         "line": {"width": 2}},
                 hovertext=[t("startup.implied", lang, time=x) for x in hand.implied_attempts], hoverinfo="text"))
-    fig.update_layout(xaxis={"title": t("startup.axis_time", lang), "type": "linear", "rangemode": "tozero"},
-                      yaxis={"type": "category", "categoryorder": "array", "categoryarray": list(reversed(names)),
+    _legend(fig, names, steps, bool(acquired), bool(kill_times), lang)
+    fig.update_layout(xaxis={"title": t("startup.axis_time", lang), "type": "linear", "range": [-0.04 * end, end],
                              "automargin": True},
-                      barmode="overlay", height=120 + 50 * max(len(names), 1), showlegend=False,
-                      margin={"l": 90, "r": 10, "t": 20, "b": 40})
+                      yaxis={"type": "category", "categoryorder": "array", "categoryarray": list(reversed(names)),
+                             "automargin": True, "range": [-0.7, max(len(names), 1) - 0.3]},
+                      barmode="overlay", height=150 + 50 * max(len(names), 1), showlegend=True,
+                      legend={"orientation": "v", "x": 1.02, "xanchor": "left", "y": 1, "yanchor": "top",
+                              "itemclick": False, "itemdoubleclick": False, "font": {"size": 12}},
+                      margin={"l": 10, "r": 10, "t": 36, "b": 10})
     return fig
+
+
+def _kill_mark(fig: go.Figure, hand: Handover, lang: str) -> None:
+    """A kill: a dashed line across every lane at its time, labelled above the plot, and ✗ on the old leader."""
+    colour = OKABE_ITO["vermillion"]
+    fig.add_vline(x=hand.killed_at, line={"color": colour, "dash": "dash", "width": 2})
+    fig.add_annotation(x=hand.killed_at, y=1.0, xref="x", yref="paper", yanchor="bottom", showarrow=False,
+                       text=f"✗ {t('startup.killed', lang, time=hand.killed_at)}", font={"color": colour, "size": 13})
+    if hand.old_leader:
+        fig.add_trace(go.Scatter(x=[hand.killed_at], y=[hand.old_leader], mode="markers", showlegend=False,
+                                 marker={"size": 16, "symbol": "x-thin-open", "color": colour,
+                                         "line": {"width": 3, "color": colour}},
+                                 hovertext=[t("startup.killed", lang, time=hand.killed_at)], hoverinfo="text",
+                                 name="KillLeader"))
+
+
+def _legend(fig: go.Figure, names: Sequence[str], steps: Sequence[TimelineStep], leases: bool, kills: bool,
+            lang: str) -> None:
+    """Legend-only entries (nothing drawn): each replica's colour, each transition's symbol, the lease bar
+    and the kill mark, so the picture can be read without hovering."""
+    def entry(name: str, marker: dict) -> None:
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=name, marker=marker, hoverinfo="skip"))
+
+    for name in names:
+        entry(name, {"size": 12, "symbol": "square", "color": replica_colour(name, names)})
+    seen = {s.step for s in steps if s.kind == "election"}
+    for step, symbol in TRANSITION_SYMBOLS.items():
+        if step in seen:
+            entry(step, {"size": 11, "symbol": symbol, "color": "#888888", "line": {"color": "#333333", "width": 1}})
+    if leases:
+        entry(t("startup.lease_held", lang), {"size": 14, "symbol": "line-ew", "color": "#888888",
+                                               "line": {"width": 8, "color": "#BBBBBB"}})
+    if kills:
+        entry("KillLeader", {"size": 13, "symbol": "x-thin-open", "color": OKABE_ITO["vermillion"],
+                             "line": {"width": 3, "color": OKABE_ITO["vermillion"]}})
 
 
 def with_replicas(inputs: Any, replicas: int) -> str:

@@ -30,7 +30,13 @@ _load()
 
 
 def t(key: str, lang: str = "en", **kw: object) -> str:
-    """The text for ``key`` in ``lang`` (English when missing), formatted with ``kw``."""
+    """The text for ``key`` in ``lang`` (English when missing), formatted with ``kw``.
+
+    Plurals: with ``count=1`` a ``<key>.one`` text is used when the catalog has one
+    ("1 error", not "1 error(s)"); in Chinese it reads as the other form.
+    """
+    if kw.get("count") == 1 and f"{key}.one" in CATALOG["en"]:
+        key = f"{key}.one"
     text = CATALOG.get(lang, {}).get(key) or CATALOG["en"].get(key)
     if text is None:
         raise KeyError(f"no UI text for {key!r}")

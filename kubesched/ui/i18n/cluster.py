@@ -19,8 +19,8 @@ EN = {
     "cluster.resource": "Resource",
     "cluster.allocation_title": "{resource}: requested / allocatable",
     "cluster.topology_help": "region → zone → node → pod. Squares are nodes (yellow: tainted or cordoned); "
-                             "pods are coloured by where they are: ✓ bound, ▶ activeQ, ⏸ podBackoffQ, "
-                             "⛔ unschedulableQ; pods on no node wait in the right-hand column.",
+                             "pods are coloured by where they are: ✓ bound, ▶ activeQ, ‖ podBackoffQ, "
+                             "■ unschedulableQ; pods on no node wait in the right-hand column.",
     "cluster.layer_region": "region",
     "cluster.layer_zone": "zone",
     "cluster.layer_node": "node",
@@ -30,7 +30,8 @@ EN = {
     "cluster.apply": "Apply",
     "cluster.discard": "Discard my edits",
     "cluster.applied": "Applied: the simulation restarted from this cluster.",
-    "cluster.errors": "The YAML has {count} error(s); the previous cluster keeps running and your text is kept:",
+    "cluster.errors": "The YAML has {count} errors; the previous cluster keeps running and your text is kept:",
+    "cluster.errors.one": "The YAML has 1 error; the previous cluster keeps running and your text is kept:",
     "cluster.warnings": "Warnings (the cluster loaded):",
     "cluster.col_line": "line",
     "cluster.col_object": "object",
@@ -57,7 +58,7 @@ ZH = {
     "cluster.resource": "资源",
     "cluster.allocation_title": "{resource}：已请求 / 可分配",
     "cluster.topology_help": "地域 → 可用区 → 节点 → Pod。方块是节点（黄色：有污点或已 cordon）；"
-                             "Pod 按所在位置着色：✓ 已绑定，▶ activeQ，⏸ podBackoffQ，⛔ unschedulableQ；"
+                             "Pod 按所在位置着色：✓ 已绑定，▶ activeQ，‖ podBackoffQ，■ unschedulableQ；"
                              "未在节点上的 Pod 在最右一列等待。",
     "cluster.layer_region": "地域",
     "cluster.layer_zone": "可用区",
@@ -68,6 +69,7 @@ ZH = {
     "cluster.discard": "放弃我的修改",
     "cluster.applied": "已应用：模拟从此集群重新开始。",
     "cluster.errors": "YAML 有 {count} 个错误；之前的集群继续运行，你的文本已保留：",
+    "cluster.errors.one": "YAML 有 1 个错误；之前的集群继续运行，你的文本已保留：",
     "cluster.warnings": "警告（集群已加载）：",
     "cluster.col_line": "行",
     "cluster.col_object": "对象",

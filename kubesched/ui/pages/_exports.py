@@ -29,7 +29,7 @@ def chart_html(fig: go.Figure) -> str:
 
 def chart_download(fig: go.Figure, name: str, *, key: str | None = None) -> None:
     """A download button offering ``fig`` as ``<name>.html`` (built only when clicked)."""
-    st.download_button(f"⬇ {t('nav.export_chart', session.lang())}", data=lambda: chart_html(fig),
+    st.download_button(t("nav.export_chart", session.lang()), data=lambda: chart_html(fig), icon=":material/download:",
                        file_name=f"{_stem(name)}.html", mime="text/html", on_click="ignore",
                        key=key or f"chart_download_{name}")
 

@@ -57,8 +57,8 @@ def views() -> None:
                  column_config=columns)
 
     st.subheader(t("binding.cache", lang))
-    st.caption(t("binding.cache.caption", lang, ttl=fig.DURATION_TO_EXPIRE_ASSUMED_POD))
-    history = fig.assumed_history(visible, pod)
+    st.caption(t("binding.cache.caption", lang, ttl=sim.assumed_pod_ttl))
+    history = fig.assumed_history(visible, pod, sim.assumed_pod_ttl)
     left, right = st.columns([3, 2])
     with left:
         charts.show(fig.cache_figure(history, lang), "binding_cache")

@@ -4,7 +4,8 @@ same cluster.
 
 Upstream: pkg/scheduler/apis/config/types.go, pkg/scheduler/algorithmprovider/registry.go,
 pkg/scheduler/factory.go (createFromProvider). Layout only: rows, figures and runs come from
-kubesched/ui/figures/configuration.py. The two comparison runs live in this session's
+kubesched/ui/figures/configuration.py, checks and runs from kubesched/sim/compare.py. The two
+comparison runs live in this session's
 ``st.session_state`` (never in a shared cache).
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from kubesched.sim import compare as engine
 from kubesched.trace.upstream import FACTORY_GO, SCHED, permalink
 from kubesched.ui import charts, session
 from kubesched.ui.figures import configuration as fig
@@ -76,8 +78,8 @@ def compare() -> None:
     text, seed = current.to_scenario_yaml(), current.inputs.seed
     st.session_state[RESULT] = {
         "source": text,
-        "A": fig.run_to_idle(text, st.session_state[TEXT_A], seed),
-        "B": fig.run_to_idle(text, st.session_state[TEXT_B], seed),
+        "A": engine.run_to_idle(text, st.session_state[TEXT_A], seed),
+        "B": engine.run_to_idle(text, st.session_state[TEXT_B], seed),
     }
 
 
@@ -120,14 +122,14 @@ checks = {}
 for label, key, column in (("A", TEXT_A, col_a), ("B", TEXT_B, col_b)):
     with column:
         st.text_area(t(f"config.editor.{label.lower()}", lang), key=key, height=320, on_change=keep, args=(key,))
-        check = fig.check_config(st.session_state[key], filename=f"config-{label}.yaml",
-                                 cluster_policy=fig.cluster_policy(sim))
+        check = engine.check_config(st.session_state[key], filename=f"config-{label}.yaml",
+                                    cluster_policy=fig.cluster_policy(sim))
         checks[label] = check
         if check.problems:
             st.error(t("config.invalid", lang, label=label))
             st.code("\n".join(check.problems), language=None)
         else:
-            st.success(t("config.valid", lang, label=label, profiles=len(check.config.profiles)))
+            st.success(t("config.valid", lang, label=label, count=len(check.config.profiles)))
 with col_b:
     st.button(t("config.example.load", lang), key="config_example", on_click=load_example,
               help=t("config.example.policy" if uses_policy else "config.example", lang))

@@ -11,12 +11,14 @@ import streamlit as st
 
 from kubesched.trace.upstream import QUEUE_GO, permalink
 from kubesched.ui import charts, session
+from kubesched.ui.figure_cache import cached
 from kubesched.ui.figures import queues as fig
 from kubesched.ui.figures.markup import links_line
 from kubesched.ui.fragments import cursor_views
 from kubesched.ui.i18n import t
 
 AXES = ("time", "seq")
+AXIS_KEY = "queues_axis"
 
 lang = session.lang()
 st.title(t("queues.title", lang))
@@ -29,10 +31,13 @@ def views() -> None:
     cursor = sim.cursor
 
     st.subheader(t("queues.counts_header", lang))
-    axis = st.radio(t("queues.axis", lang), AXES, key="queues_axis", horizontal=True,
+    if AXIS_KEY not in st.session_state:
+        st.session_state[AXIS_KEY] = cached("queues.default_axis", lambda: fig.default_axis(trace))
+    axis = st.radio(t("queues.axis", lang), AXES, key=AXIS_KEY, horizontal=True,
                     format_func=lambda a: t(f"queues.axis_{a}", lang))
-    charts.show(fig.counts_figure(trace, cursor, sim.time, axis=axis, lang=lang), "queues_counts")
-    now = fig.counts_at(fig.count_samples(trace), cursor)
+    charts.show(cached("queues.counts", lambda: fig.counts_figure(trace, cursor, sim.time, axis=axis, lang=lang),
+                       axis), "queues_counts")
+    now = fig.counts_at(cached("queues.samples", lambda: fig.count_samples(trace)), cursor)
     st.text(t("queues.now", lang, time=sim.time, summary=fig.counts_summary(now)))
 
     st.subheader(t("queues.moves_header", lang))
@@ -54,7 +59,8 @@ def views() -> None:
         st.info(t("queues.moves_empty", lang))
 
     st.subheader(t("queues.sm_header", lang))
-    charts.show(fig.state_machine_figure(trace, cursor, lang=lang), "queues_state_machine")
+    charts.show(cached("queues.machine", lambda: fig.state_machine_figure(trace, cursor, lang=lang)),
+                "queues_state_machine")
     st.caption(t("queues.sm_caption", lang))
 
     st.subheader(t("queues.pending_header", lang))

@@ -102,7 +102,7 @@ def views() -> None:
         st.dataframe(rows, column_config=columns, hide_index=True, key="startup_steps", width="stretch")
     hidden = sum(1 for s in steps if not s.past)
     if hidden and not show_future:
-        st.caption(t("startup.hidden", lang, n=hidden))
+        st.caption(t("startup.hidden", lang, count=hidden))
 
     st.subheader(t("startup.election_header", lang))
     st.caption(t("startup.election_caption", lang))
