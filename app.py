@@ -40,7 +40,6 @@ with st.sidebar:
         presenter.render_toggle(lang)
     if not presenter.active() and page not in OWN_CURSOR:
         stepper.render_stepper()
-        presenter.render_sheet(lang)
     st.divider()
     st.radio(t("app.language", lang), LANGUAGES, format_func=LANGUAGE_NAMES.get, key="lang", horizontal=True,
              bind="query-params")

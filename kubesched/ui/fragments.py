@@ -15,6 +15,8 @@ from collections.abc import Callable
 
 import streamlit as st
 
+from kubesched.ui.status import computing
+
 STEPPER, VIEWS = "stepper", "views"
 _HAS_VIEWS = "_page_has_views"
 
@@ -26,7 +28,8 @@ def begin_page() -> None:
 
 @st.fragment(key=VIEWS)
 def _views(body: Callable[[], None]) -> None:
-    body()
+    with computing():
+        body()
 
 
 def cursor_views(body: Callable[[], None]) -> None:

@@ -30,6 +30,7 @@ import streamlit as st
 from kubesched.sim.simulation import CHECKPOINT_LIMIT, Simulation
 from kubesched.sim.vocabulary import INPUT_ERRORS
 from kubesched.ui import url_state
+from kubesched.ui.status import computing
 
 LINK_SOURCE = "scenario from the link"
 LINK_REFUSED = "_link_refused"   # True when ?scenario= did not decode or load (the sample opened instead)
@@ -136,7 +137,8 @@ def restore_draft(text: str) -> None:
 
 
 def _new_simulation(source: str | Path) -> Simulation:
-    return _eager(Simulation.from_yaml(source, seed=SEED))
+    with computing():
+        return _eager(Simulation.from_yaml(source, seed=SEED))
 
 
 def _eager(sim: Simulation) -> Simulation:
@@ -212,8 +214,9 @@ def reset() -> None:
     """Rebuild the simulation from its inputs (edits dropped, cursor at 0)."""
     sim = current()
     inputs = sim.inputs
-    st.session_state[SIM] = _eager(Simulation(inputs, trace=sim.tracing, horizon=sim.horizon,
-                                              max_events=sim.max_events))
+    with computing():
+        st.session_state[SIM] = _eager(Simulation(inputs, trace=sim.tracing, horizon=sim.horizon,
+                                                  max_events=sim.max_events))
 
 
 def on_pick_cluster() -> None:

@@ -20,8 +20,9 @@ from __future__ import annotations
 import streamlit as st
 
 from kubesched.sim.simulation import Simulation
-from kubesched.ui import fragments, session, url_state
+from kubesched.ui import fragments, presenter, session, url_state
 from kubesched.ui.i18n import t
+from kubesched.ui.status import computing
 
 STEP_KEY = "step"
 PLAYING_KEY = "playing"
@@ -63,19 +64,22 @@ def _moved(sim: Simulation) -> None:
 
 def on_move(unit: str, direction: int) -> None:
     sim = session.current()
-    move(sim, unit, direction)
+    with computing():
+        move(sim, unit, direction)
     _moved(sim)
 
 
 def on_run_to_idle() -> None:
     sim = session.current()
-    sim.run_until_idle()
+    with computing():
+        sim.run_until_idle()
     _moved(sim)
 
 
 def on_slide() -> None:
     sim = session.current()
-    sim.seek(int(st.session_state[STEP_KEY]))
+    with computing():
+        sim.seek(int(st.session_state[STEP_KEY]))
     _moved(sim)
 
 
@@ -122,7 +126,10 @@ def _render_column() -> None:
     sim = session.current()
     lang = session.lang()
     st.session_state[STEP_KEY] = sim.cursor
-    st.markdown(f"**{t('stepper.title', lang)}**")
+    title, sheet = st.columns([5, 1], vertical_alignment="center")
+    title.markdown(f"**{t('stepper.title', lang)}**")
+    with sheet:
+        presenter.render_sheet(lang)
     render_status(sim, lang)
     for unit in UNITS:
         _step_buttons(unit, lang, st.columns([5, 3, 5], vertical_alignment="center", gap="xsmall"))

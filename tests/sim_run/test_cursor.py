@@ -158,3 +158,41 @@ def test_without_checkpoints_a_past_state_is_replayed(monkeypatch):
         replayed.seek(mark.trace_len)
         assert replayed.state() == with_checkpoints.state()
     assert len(replayed.engine.checkpoints) == len(with_checkpoints.engine.marks[::7])
+
+
+@pytest.mark.parametrize("unit", ["event", "phase", "pod"])
+def test_step_back_retraces_every_step_forward(unit):
+    """From each position a run of ``step(unit)`` reaches, ``previous(unit)`` names the one before it."""
+    sim = Simulation.from_yaml(SMALL)
+    positions = [0]
+    while True:
+        at = sim.step(unit)
+        if at == positions[-1]:
+            break
+        positions.append(at)
+    assert len(positions) > 3
+    for before, at in zip(positions, positions[1:]):
+        sim.seek(at)
+        assert sim.previous(unit) == before and sim.cursor == at      # previous() moves nothing
+    for expected in reversed(positions[:-1]):
+        assert sim.step_back(unit) == expected
+    assert sim.step_back(unit) == 0
+
+
+def test_previous_from_inside_a_phase_and_an_unknown_unit(sim):
+    sim.run_until_idle()
+    trace = sim.trace
+    phase = next(i for i, r in enumerate(trace) if r.kind in PHASE_KINDS and i > 5
+                 and not any(x.kind in PHASE_KINDS for x in trace[i + 1:i + 4]))
+    sim.seek(phase + 3)                                   # three records after a phase boundary
+    assert sim.previous("phase") == phase + 1
+    with pytest.raises(ValueError, match="unknown step unit 'cycle'"):
+        sim.previous("cycle")
+
+
+def test_end_state_and_assumed_pod_ttl(sim):
+    sim.run_until_idle()
+    end = sim.state()
+    sim.seek(0)
+    assert sim.end_state() == end and sim.state() != end
+    assert sim.assumed_pod_ttl == 30.0                    # scheduler.go durationToExpireAssumedPod

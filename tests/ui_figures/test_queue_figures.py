@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 from pathlib import Path
 
 import pytest
@@ -222,3 +223,24 @@ def test_queue_texts_exist_in_both_languages():
     from kubesched.ui.i18n import queues as texts
 
     assert set(texts.EN) == set(texts.ZH) and all(k.startswith("queues.") for k in texts.EN)
+
+
+@pytest.mark.parametrize("records, axis", [
+    ((), "time"),                                                        # no moves at all
+    (JOURNEY, "time"),                                                   # 3 of 11 moves at t=0: spread out
+    (tuple(move(i, 0.0, f"ns/p{i}", "", "activeQ", "PodAdd") for i in range(3))
+     + (move(3, 4.0, "ns/p0", "activeQ", "", "Pop"),), "seq"),           # 3 of 4 at t=0
+    ((move(0, 0.0, "ns/a", "", "activeQ", "PodAdd"), move(1, 1.0, "ns/a", "activeQ", "", "Pop")), "time"),  # a tie
+    ((other(0, 0.0), other(1, 0.0), other(2, 0.0), move(3, 3.0, "ns/a", "", "activeQ", "PodAdd"),
+      move(4, 5.0, "ns/a", "activeQ", "", "Pop")), "time"),              # only moves count
+])
+def test_default_axis_is_record_order_when_most_moves_share_a_time(records, axis):
+    assert q.default_axis(records) == axis
+
+
+def test_default_axis_of_the_default_cluster():
+    sim = Simulation.from_yaml(SAMPLES / "default.yaml", seed=0)
+    sim.run_until_idle()
+    times = collections.Counter(r.time for r in sim.trace if q.transition_of(r) is not None)
+    expected = "seq" if max(times.values()) * 2 > sum(times.values()) else "time"
+    assert q.default_axis(sim.trace) == expected == "seq"    # every pod is added and popped at t=0

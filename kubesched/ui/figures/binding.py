@@ -38,7 +38,6 @@ from kubesched.trace.records import (
 from kubesched.ui.i18n import t
 from kubesched.ui.theme import OKABE_ITO
 
-
 SCHEDULING_PHASES = ("AssumePodVolumes", "Reserve", "Assume", "Permit")
 BINDING_PHASES = ("WaitOnPermit", "BindVolumes", "PreBind", "Bind", "PostBind")
 FAILURE_PHASES = ("Unreserve",)

@@ -220,7 +220,7 @@ def phase_timeline_figure(spans: Sequence[PhaseSpan], lang: str = "en") -> go.Fi
     """The cycle as a strip of equal boxes in the order the phases ran; the cursor's phase outlined."""
     names = [s.phase for s in spans]
     colours = [_STATE_STYLE[s.state][1] for s in spans]
-    text = [f"{_STATE_STYLE[s.state][0]} {s.phase}" for s in spans]
+    text = [f"{_STATE_STYLE[s.state][0]}<br>{_two_lines(s.phase)}" for s in spans]
     hover = []
     for s in spans:
         where = upstream.phase_location(s.phase)[1]
@@ -233,7 +233,7 @@ def phase_timeline_figure(spans: Sequence[PhaseSpan], lang: str = "en") -> go.Fi
         hover.append(f"<b>{s.phase}</b> ({where})<br>{t('schedule.state.' + s.state.replace(' ', '_'), lang)}"
                      f"<br>{steps}{code}")
     fig = go.Figure(go.Bar(
-        x=names, y=[1] * len(spans), text=text, textposition="inside", insidetextanchor="middle",
+        x=names, y=[1] * len(spans), text=text, textposition="inside", insidetextanchor="middle", textangle=0,
         textfont={"color": "#000000", "size": 13}, hovertext=hover, hoverinfo="text",
         marker={"color": colours, "line": {"color": ["#000000" if s.current else PAPER for s in spans],
                                              "width": [4 if s.current else 1 for s in spans]}},
@@ -241,7 +241,16 @@ def phase_timeline_figure(spans: Sequence[PhaseSpan], lang: str = "en") -> go.Fi
     fig.update_yaxes(visible=False, range=[0, 1])
     fig.update_xaxes(type="category", categoryorder="array", categoryarray=names, showticklabels=False,
                      showgrid=False)
-    return plain_layout(fig, height=80, title="")
+    fig.update_layout(uniformtext={"minsize": 10, "mode": "show"})
+    return plain_layout(fig, height=96, title="")
+
+
+def _two_lines(phase: str) -> str:
+    """``PreFilter`` → ``Pre<br>Filter``: a box label stays horizontal in a narrow box (1024 px)."""
+    for i in range(1, len(phase)):
+        if phase[i].isupper() and phase[i - 1].islower():
+            return f"{phase[:i]}<br>{phase[i:]}"
+    return phase
 
 
 # -- the pick and the failure -----------------------------------------------------------------------------

@@ -161,7 +161,7 @@ def filter_matrix_figure(m: FilterMatrix, lang: str = "en") -> go.Figure:
             f"{theme.FILTER_OUTCOMES[c][0]} {t('schedule.outcome.' + str(c), lang)}" for c in range(n)],
             "thickness": 14, "len": 1.0, "outlinewidth": 0}))
     fig.update_yaxes(autorange="reversed", type="category", tickfont={"size": 12}, automargin=True)
-    fig.update_xaxes(type="category", side="top", tickangle=-40, tickfont={"size": 11}, automargin=True)
+    fig.update_xaxes(type="category", side="top", tickangle=-60, tickfont={"size": 11}, automargin=True)
     height = max(300, 140 + 28 * len(m.nodes))
     return plain_layout(fig, height=height, title="")
 

@@ -19,6 +19,7 @@ from kubesched.ui import charts, session
 from kubesched.ui.figures import configuration as fig
 from kubesched.ui.figures.markup import links_line
 from kubesched.ui.i18n import t
+from kubesched.ui.status import computing
 
 TEXT_A, TEXT_B, ORIGIN, RESULT, PROFILE = ("config_text_a", "config_text_b", "config_origin", "config_compare",
                                            "config_profile")
@@ -76,11 +77,12 @@ def load_example() -> None:
 def compare() -> None:
     current = session.current()
     text, seed = current.to_scenario_yaml(), current.inputs.seed
-    st.session_state[RESULT] = {
-        "source": text,
-        "A": engine.run_to_idle(text, st.session_state[TEXT_A], seed),
-        "B": engine.run_to_idle(text, st.session_state[TEXT_B], seed),
-    }
+    with computing():
+        st.session_state[RESULT] = {
+            "source": text,
+            "A": engine.run_to_idle(text, st.session_state[TEXT_A], seed),
+            "B": engine.run_to_idle(text, st.session_state[TEXT_B], seed),
+        }
 
 
 st.title(t("config.title", lang))

@@ -24,6 +24,7 @@ from kubesched.ui import charts, fragments, session
 from kubesched.ui.figures import startup as fig
 from kubesched.ui.fragments import cursor_views
 from kubesched.ui.i18n import t
+from kubesched.ui.status import computing
 
 ERROR_KEY = "startup_error"
 MAX_HANDOVER_STEPS = 2000
@@ -41,7 +42,12 @@ def _step_until(sim: Simulation, done: Callable[[], bool]) -> None:
 
 def on_kill() -> None:
     """Apply KillLeader() at the cursor (stepping to the first leader if none yet), then step to the hand-over."""
-    sim = session.current()
+    with computing():
+        _kill(session.current())
+    fragments.rerun_app()
+
+
+def _kill(sim: Simulation) -> None:
     st.session_state[ERROR_KEY] = ""
     _step_until(sim, lambda: bool(sim.state().leader))
     old = fig.replica_of_identity(sim.state().leader)
@@ -50,10 +56,9 @@ def on_kill() -> None:
         sim.apply(KillLeader())
     except EditError as err:
         st.session_state[ERROR_KEY] = str(err)
-        fragments.rerun_app()
+        return
     if sim.inputs.scenario.replicas >= 2:
         _step_until(sim, lambda: fig.leader_acquired_by_other(sim.trace[start:sim.cursor], old))
-    fragments.rerun_app()
 
 
 def on_reload() -> None:
