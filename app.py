@@ -12,7 +12,15 @@ import pandas  # noqa: F401  (import eagerly: plotly reads sys.modules["pandas"]
 import plotly.express  # noqa: F401
 import streamlit as st
 
-from kubesched.ui import fragments, persistence, presenter, session, stepper, url_state
+from kubesched.ui import (
+    fragments,
+    persistence,
+    presenter,
+    session,
+    shortcuts,
+    stepper,
+    url_state,
+)
 from kubesched.ui.i18n import LANGUAGE_NAMES, LANGUAGES, t
 from kubesched.ui.pages._exports import render_exports
 
@@ -22,6 +30,7 @@ OWN_CURSOR = frozenset({"lessons"})   # pages that step their own simulation
 PAGE_DIR = Path(__file__).resolve().parent / "kubesched" / "ui" / "pages"
 
 presenter.init()
+url_state.remember_start()
 st.set_page_config(page_title="kubesched", page_icon=":material/hub:", layout="wide",
                    initial_sidebar_state="collapsed" if presenter.active() else 360)
 lang = session.init_language()
@@ -42,9 +51,9 @@ with st.sidebar:
         stepper.render_stepper()
     st.divider()
     st.radio(t("app.language", lang), LANGUAGES, format_func=LANGUAGE_NAMES.get, key="lang", horizontal=True,
-             bind="query-params")
+             on_change=url_state.write_lang)
     session.render_picker()
-    persistence.render_link_notice(lang)
+    persistence.render(lang)
     render_exports()
 if presenter.active():
     with st.container(key=presenter.BAR_KEY):
@@ -54,6 +63,5 @@ if presenter.active():
                 stepper.render_stepper(bar=True)
         with tools:
             presenter.render_toggle(lang)
-            presenter.render_sheet(lang)
+            shortcuts.render_sheet(lang)
 current.run()
-persistence.sync(lang)

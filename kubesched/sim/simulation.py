@@ -56,7 +56,6 @@ from kubesched.sim import state as st
 from kubesched.sim.edits import Edit, describe
 from kubesched.sim.engine import CHECKPOINT_LIMIT, ActionError, AppliedEdit, EditError, Engine, Mark
 from kubesched.sim.inputs import CONFIG_KIND, Inputs, load_inputs
-from kubesched.sim.vocabulary import ASSUMED_POD_TTL
 from kubesched.sim.scenario import (
     Action,
     ScenarioError,
@@ -64,6 +63,7 @@ from kubesched.sim.scenario import (
     join_documents,
     scenario_document,
 )
+from kubesched.sim.vocabulary import ASSUMED_POD_TTL
 from kubesched.trace import Kind, Trace
 from kubesched.trace import digest as trace_digest
 

@@ -22,9 +22,8 @@ STORE_NAME = "kubesched.session"
 _COLLAPSE_JS = """
 export default function(component) {
   const sidebar = document.querySelector('[data-testid="stSidebar"]');
-  if (sidebar && sidebar.getAttribute('aria-expanded') !== 'false') {
-    const button = document.querySelector('[data-testid="stSidebarCollapseButton"] button')
-      || sidebar.querySelector('button[kind="headerNoPadding"]');
+  if (sidebar && sidebar.getAttribute('data-collapsed') !== 'true') {
+    const button = document.querySelector('[data-testid="stSidebarCollapseButton"] button');
     if (button) button.click();
   }
 }
@@ -40,7 +39,7 @@ export default function(component) {
     const typing = target && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
     if (event.key !== '?' || typing || event.ctrlKey || event.metaKey || event.altKey) return;
     const button = document.querySelector('.st-key-' + window.__kubeschedSheet + ' button');
-    if (button) { event.preventDefault(); button.click(); }
+    if (button) { event.preventDefault(); button.click(); }   // a second ? closes it again
   });
 }
 """

@@ -5,7 +5,8 @@ plain sample by ``?cluster=``, anything else (edited, uploaded, two replicas, wi
 ``?scenario=`` when it fits, so the link reproduces it anywhere. What the URL cannot hold lives
 in this browser's local storage (``browser.local_store``): the editor's draft, and a run too big
 for the URL under ``?run=<key>``. On the first run of a session nothing is saved until the
-browser has said what it holds, so a reload never overwrites the saved draft with an empty one.
+browser has said what it holds, so a reload never overwrites the saved draft with an empty one,
+and a URL naming a saved run is left as it is until the browser answered.
 """
 
 from __future__ import annotations
@@ -71,10 +72,10 @@ def _restore(stored: dict) -> None:
     """Once per session, when the browser answered: the too-big run of ``?run=``, then the draft."""
     wanted = st.query_params.get(RUN)
     if wanted and stored.get("run_key") == wanted and isinstance(stored.get("run_text"), str):
-        step = st.query_params.get(url_state.STEP)
+        step = url_state.start_step()
         loaded = not session.load_cluster_text(stored["run_text"], str(stored.get("run_source") or "saved run"))
-        if loaded and step and step.isdigit():
-            session.current().seek(int(step))
+        if loaded and step is not None:
+            session.current().seek(step)
     elif wanted:
         st.session_state[_NOTICE] = "lost"
     draft = stored.get("draft")
@@ -83,28 +84,28 @@ def _restore(stored: dict) -> None:
         session.restore_draft(draft)
 
 
-def sync(lang: str) -> None:
-    """After the page ran: name the run in the URL and keep what the URL cannot hold in the browser."""
+def render(lang: str) -> None:
+    """In the sidebar: name the run in the URL, say when the URL cannot reproduce it, and keep what the
+    URL cannot hold in this browser (the run is settled by now: every load and edit is a callback)."""
     st.session_state.setdefault(_START, _identity())
-    fits, key, text = _write_link()
-    read = st.session_state.get(_READ, False)
-    save = None
-    if read:
+    if not st.session_state.get(_READ, False):
+        stored = browser.local_store(None)
+        if stored is not None:                      # the browser answered: restore once, then go on
+            st.session_state[_READ] = True
+            _restore(stored)
+            st.rerun()
+        if st.session_state[_START].startswith(f"{RUN}:"):
+            return                                  # the session opened on a saved run: wait for the answer
+        fits = _write_link()[0]
+    else:
+        fits, key, text = _write_link()
         save = {"draft": session.cluster_text(), "draft_base": _identity()}
         if key is not None:
             save.update(run_key=key, run_text=text, run_source=session.cluster_source())
-    stored = browser.local_store(save)
-    if not read and stored is not None:
-        st.session_state[_READ] = True
-        _restore(stored)
-        st.rerun()
+        browser.local_store(save)
     if st.session_state.get(_NOTICE) != "lost":
         st.session_state[_NOTICE] = "refused" if st.session_state.get(session.LINK_REFUSED) else (
             None if fits else "too_big")
-
-
-def render_link_notice(lang: str) -> None:
-    """A caption in the sidebar when the URL does not reproduce this run by itself."""
     notice = st.session_state.get(_NOTICE)
     if notice:
         st.caption(t(f"persist.{notice}", lang))

@@ -1,5 +1,5 @@
 """Presenter mode (``?present=1`` or the toggle): the stepper as a sticky bar over the page, larger
-type, the sidebar collapsed, and a "?" sheet of the keyboard shortcuts.
+type, the sidebar collapsed (the "?" sheet of keyboard shortcuts is in ``shortcuts``).
 
 Upstream: no counterpart (dashboard plumbing). The bar hides the shortcut hints inside its buttons
 (the sheet lists them). Streamlit sizes text, tables and widgets in rem,
@@ -16,7 +16,6 @@ from kubesched.ui.i18n import t
 
 PRESENT_KEY = "present"
 BAR_KEY = "presenter_bar"
-SHEET_KEY = "shortcuts_sheet"
 ROOT_FONT_PX = 18
 _COLLAPSED = "_presenter_collapsed"
 
@@ -27,8 +26,9 @@ def presenter_css(theme: str) -> str:
     """Root font size for larger type; the bar sticks under the header with the page's background."""
     return f"""<style>
 html {{ font-size: {ROOT_FONT_PX}px; }}
+[data-testid="stLayoutWrapper"]:has(> .st-key-{BAR_KEY}) {{ position: sticky; top: 3.75rem; z-index: 990; }}
 .st-key-{BAR_KEY} {{
-  position: sticky; top: 3.75rem; z-index: 990; padding: 0.4rem 0.25rem 0.2rem;
+  padding: 0.4rem 0.25rem 0.2rem;
   background: {BACKGROUND.get(theme, BACKGROUND["light"])}; border-bottom: 1px solid rgba(128, 128, 128, 0.4);
 }}
 .st-key-{BAR_KEY} .st-key-stepper_status p, .st-key-{BAR_KEY} .st-key-stepper_status div {{
@@ -69,23 +69,3 @@ def render_styles() -> None:
     if not st.session_state.get(_COLLAPSED):
         st.session_state[_COLLAPSED] = True
         browser.collapse_sidebar()
-
-
-def shortcut_rows(lang: str) -> list[dict[str, str]]:
-    """Every keyboard shortcut of the stepper and the lessons, as (keys, what it does) rows."""
-    from kubesched.ui import stepper
-
-    rows = [(keys, t(f"stepper.{'next' if d > 0 else 'back'}_{unit}", lang).split(" (")[0].split("（")[0])
-            for (unit, d), keys in stepper.SHORTCUTS.items()]
-    rows += [(stepper.IDLE_SHORTCUT, t("stepper.run_to_idle", lang)), (stepper.PLAY_SHORTCUT, t("stepper.play", lang)),
-             ("?", t("presenter.sheet", lang))]
-    return [{t("presenter.col_keys", lang): keys, t("presenter.col_does", lang): does} for keys, does in rows]
-
-
-def render_sheet(lang: str) -> None:
-    """The "?" button: a popover listing the shortcuts (the ? key opens it too)."""
-    with st.popover("?", key=SHEET_KEY, help=t("presenter.sheet", lang)):
-        st.markdown(f"**{t('presenter.sheet', lang)}**")
-        st.table(shortcut_rows(lang), hide_index=True)
-        st.caption(t("presenter.lessons_keys", lang))
-    browser.question_mark_opens(SHEET_KEY)

@@ -20,8 +20,9 @@ from __future__ import annotations
 import streamlit as st
 
 from kubesched.sim.simulation import Simulation
-from kubesched.ui import fragments, presenter, session, url_state
+from kubesched.ui import fragments, session, shortcuts, url_state
 from kubesched.ui.i18n import t
+from kubesched.ui.shortcuts import IDLE_SHORTCUT, PLAY_SHORTCUT, SHORTCUTS
 from kubesched.ui.status import computing
 
 STEP_KEY = "step"
@@ -32,16 +33,9 @@ STATUS_KEY = "stepper_status"
 _ARMED_KEY = "_play_armed"
 SPEEDS = (0.5, 1.0, 2.0, 4.0)          # seconds between autoplay steps
 UNITS = ("event", "phase", "pod")
-SHORTCUTS = {
-    ("event", -1): "Left", ("event", 1): "Right",
-    ("phase", -1): "Shift+Left", ("phase", 1): "Shift+Right",
-    ("pod", -1): "Shift+Up", ("pod", 1): "Shift+Down",
-}
-IDLE_SHORTCUT = "End"
 # Material Symbols (a font Streamlit ships), not emoji: they render without an emoji font.
 ICONS = {"idle": ":material/fast_forward:", "reset": ":material/restart_alt:", "play": ":material/play_arrow:",
          "pause": ":material/pause:"}
-PLAY_SHORTCUT = "P"
 
 
 # -- pure cursor arithmetic (tested without Streamlit) -------------------------------------------
@@ -129,7 +123,7 @@ def _render_column() -> None:
     title, sheet = st.columns([5, 1], vertical_alignment="center")
     title.markdown(f"**{t('stepper.title', lang)}**")
     with sheet:
-        presenter.render_sheet(lang)
+        shortcuts.render_sheet(lang)
     render_status(sim, lang)
     for unit in UNITS:
         _step_buttons(unit, lang, st.columns([5, 3, 5], vertical_alignment="center", gap="xsmall"))

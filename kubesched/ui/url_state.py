@@ -18,10 +18,30 @@ import zlib
 
 import streamlit as st
 
-STEP, CLUSTER, SCENARIO = "step", "cluster", "scenario"
+STEP, CLUSTER, SCENARIO, LANG = "step", "cluster", "scenario", "lang"
 URL_SCENARIO_LIMIT = 8000          # characters of ?scenario= (links stay well under browser limits)
 MAX_SCENARIO_BYTES = 5 * 2**20     # a decompressed ?scenario= larger than this is refused
 _WRITTEN = "_url_step_written"
+_START_STEP = "_url_step_at_start"
+
+
+def remember_start() -> None:
+    """Keep the ``?step=`` the session was opened with (a run restored later goes there)."""
+    if _START_STEP not in st.session_state:
+        step = st.query_params.get(STEP)
+        st.session_state[_START_STEP] = int(step) if step and step.isdigit() else None
+
+
+def start_step() -> int | None:
+    return st.session_state.get(_START_STEP)
+
+
+def write_lang() -> None:
+    """Callback of the language picker: ``?lang=zh`` (none for English, the default)."""
+    if st.session_state.get(LANG) == "zh":
+        st.query_params[LANG] = "zh"
+    else:
+        st.query_params.pop(LANG, None)
 
 
 def write_step(cursor: int) -> None:

@@ -7,8 +7,10 @@ from pathlib import Path
 import pytest
 
 from kubesched.scheduler.apis.config import default_config, load_config
+from kubesched.sim import compare
 from kubesched.sim.simulation import Simulation
 from kubesched.sim.state import EventState, NodeState, PodState, QueueState, SimState
+from kubesched.sim.vocabulary import ASSUMED_POD_TTL as TTL
 from kubesched.trace.records import (
     BindResult,
     CacheChange,
@@ -31,8 +33,6 @@ from kubesched.trace.records import (
 from kubesched.trace.decisions import FilterPass, NodeCheck, PluginStatus
 from kubesched.trace.upstream import CACHE_GO, SCHEDULER_GO, permalink, phase_location
 from kubesched.ui.figures import binding as b
-from kubesched.sim import compare
-from kubesched.sim.vocabulary import ASSUMED_POD_TTL as TTL
 from kubesched.ui.figures import configuration as c
 from kubesched.ui.figures import events as e
 from kubesched.ui.theme import OKABE_ITO
