@@ -1,9 +1,11 @@
-"""The two fragments a cursor move reruns: the stepper and the page's cursor-driven views.
+"""The fragments a cursor move reruns: the stepper's position (status line, slider) and the page's
+cursor-driven views.
 
-Upstream: no counterpart (dashboard plumbing). A click on ▶ reruns only these two fragments
-(``st.rerun([STEPPER, VIEWS])`` from the stepper's callbacks), not the navigation, the sidebar
-pickers or a page's editors. A page draws whatever depends on the cursor through
-``cursor_views(body)``; pages without one (Home) are not rerun by a step at all.
+Upstream: no counterpart (dashboard plumbing). A click on ▶ reruns only these
+(``st.rerun([POSITION, VIEWS])`` from the stepper's callbacks): not the stepper's buttons (the
+``STEPPER`` fragment, rerun only by its own widgets), the navigation, the sidebar pickers or a
+page's editors. A page draws whatever depends on the cursor through ``cursor_views(body)``; pages
+without one (Home) are not rerun by a step at all.
 
 Rules: a widget inside the views fragment reruns only that fragment, so a widget there that
 changes the Simulation or the session (load, edit, seek) ends its callback with ``rerun_app()``.
@@ -17,7 +19,7 @@ import streamlit as st
 
 from kubesched.ui.status import computing
 
-STEPPER, VIEWS = "stepper", "views"
+STEPPER, POSITION, VIEWS = "stepper", "position", "views"
 _HAS_VIEWS = "_page_has_views"
 
 
@@ -40,8 +42,8 @@ def cursor_views(body: Callable[[], None]) -> None:
 
 
 def after_cursor_move() -> None:
-    """In a stepper callback: rerun the stepper and the page's views instead of the whole app."""
-    st.rerun([STEPPER, VIEWS] if st.session_state.get(_HAS_VIEWS) else [STEPPER])
+    """In a stepper callback: rerun the stepper's position and the page's views, not the whole app."""
+    st.rerun([POSITION, VIEWS] if st.session_state.get(_HAS_VIEWS) else [POSITION])
 
 
 def rerun_app() -> None:

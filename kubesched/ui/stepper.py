@@ -5,8 +5,9 @@ CYCLE_START / CYCLE_END record (``Simulation.step("phase")``); a *pod* boundary 
 the callback that ends a scheduling cycle (``scheduleOne`` returning).
 
 Rules (Streamlit's rerun model): the cursor lives in the Simulation; widgets change it only in
-callbacks, which rerun just the stepper fragment and the page's views (``fragments``); the
-slider's session value (key ``"step"``) is written from the cursor before the slider is drawn.
+callbacks, which rerun just the stepper's position (status line, slider) and the page's views
+(``fragments``), not its buttons; the slider's session value (key ``"step"``) is written from the
+cursor before the slider is drawn.
 The URL carries ``?step=`` (``url_state``). The stepper is drawn once per run: in the sidebar,
 or, in presenter mode, as a bar across the top of the main area (same keys and shortcuts).
 
@@ -116,35 +117,43 @@ def _play_controls(lang: str, play, unit, speed) -> None:
     speed.selectbox(t("stepper.speed", lang), SPEEDS, index=1, key=SPEED_KEY, format_func=lambda s: f"{s:g} s")
 
 
-def _render_column() -> None:
+@st.fragment(key=fragments.POSITION)
+def _position(part: str, inline: bool = False) -> None:
+    """What a step changes: the status line (and the URL's ``?step=``), or the slider."""
     sim = session.current()
     lang = session.lang()
+    if part == "status":
+        render_status(sim, lang, inline=inline)
+        url_state.write_step(sim.cursor)
+        return
     st.session_state[STEP_KEY] = sim.cursor
+    st.slider(t("stepper.slider", lang), min_value=0, max_value=max(1, len(sim.trace)), key=STEP_KEY,
+              on_change=on_slide, help=t("stepper.slider_help", lang))
+
+
+def _render_column() -> None:
+    lang = session.lang()
     title, sheet = st.columns([5, 1], vertical_alignment="center")
     title.markdown(f"**{t('stepper.title', lang)}**")
     with sheet:
         shortcuts.render_sheet(lang)
-    render_status(sim, lang)
+    _position("status")
     for unit in UNITS:
         _step_buttons(unit, lang, st.columns([5, 3, 5], vertical_alignment="center", gap="xsmall"))
     idle, reset = st.columns(2)
     _idle_button(lang, idle)
     reset.button(t("stepper.reset", lang), key="reset_sim", on_click=on_reset, width="stretch", icon=ICONS["reset"],
                  help=t("stepper.reset_help", lang))
-    st.slider(t("stepper.slider", lang), min_value=0, max_value=max(1, len(sim.trace)), key=STEP_KEY,
-              on_change=on_slide, help=t("stepper.slider_help", lang))
+    _position("slider")
     play = st.columns(1)[0]
     _play_controls(lang, play, *st.columns(2, vertical_alignment="bottom"))
     _autoplay()
-    url_state.write_step(sim.cursor)
 
 
 def _render_bar() -> None:
     """Presenter mode: ◀ ▶ per unit, run to idle and play in one row; the status line and the
     autoplay unit and speed below it."""
-    sim = session.current()
     lang = session.lang()
-    st.session_state[STEP_KEY] = sim.cursor
     cells = st.columns([3, 3, 3, 3, 3, 3, 4, 3], vertical_alignment="center", gap="xsmall")
     for i, unit in enumerate(UNITS):
         name = t(f"stepper.unit_{unit}", lang)
@@ -156,9 +165,8 @@ def _render_bar() -> None:
     status_cell, unit_cell, speed_cell = st.columns([10, 2, 2], vertical_alignment="center", gap="small")
     _play_controls(lang, cells[7], unit_cell, speed_cell)
     with status_cell:
-        render_status(sim, lang, inline=True)
+        _position("status", inline=True)
     _autoplay()
-    url_state.write_step(sim.cursor)
 
 
 def status_lines(sim: Simulation, lang: str) -> list[str]:

@@ -84,7 +84,7 @@ def test_schedule_page_follows_the_cursor_and_picks_a_cycle():
     at.run()
     at.selectbox(key="schedule_cycle").select(failed.cycle).run()
     assert not at.exception, at.exception
-    assert [c.value for c in at.code] == [failed.data.message]
+    assert [x.value for x in at.text if x.value == failed.data.message] == [failed.data.message]
     # why not node X? in one sentence, from kubesched/explain
     at.selectbox(key="schedule_why_node").select("zone-c-gpu-1").run()
     assert any(x.value.startswith("Not on zone-c-gpu-1: Filter plugin ") for x in at.text)

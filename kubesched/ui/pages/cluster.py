@@ -87,7 +87,7 @@ def node_card(card, lang: str) -> None:
     with st.expander(t("cluster.pods", lang, count=len(card.pods))):
         st.text("\n".join(card.pods) or t("cluster.no_pods", lang))
     with st.expander(t("cluster.labels", lang, count=len(card.labels))):
-        st.code("\n".join(f"{k}={v}" for k, v in card.labels), language=None)
+        st.text("\n".join(f"{k}={v}" for k, v in card.labels))
 
 
 def nodes_view() -> None:

@@ -132,7 +132,7 @@ def filter_matrix(matrix: fig.FilterMatrix, cycle: int, size: int, lang: str) ->
                  hide_index=True, key="schedule_filter_table", width="stretch",
                  column_config={reason: st.column_config.TextColumn(reason, width="large")})
     if groups and any(len(g.nodes) > 1 for g in groups):
-        with st.expander(t("large.group_members", lang)):
+        with st.expander(t("large.group_members", lang)):  # one small table
             st.dataframe([{t("schedule.col.node", lang): g.label, "": large.name_list(g.nodes, lang, first=20)}
                           for g in groups if len(g.nodes) > 1], hide_index=True, width="stretch")
     chart_download(figure, f"filter-matrix-cycle-{cycle}", key="schedule_matrix_download")
@@ -154,7 +154,7 @@ def nominated(records: Sequence[Record], lang: str) -> None:
 def failure_section(failure: str, lang: str) -> None:
     st.markdown(f"#### {t('schedule.failure', lang)} · {link('failure')} · {link('failure_event')}")
     st.caption(t("schedule.failure_caption", lang))
-    st.code(failure, language=None)
+    st.text(failure)                                 # plain text: a code block costs a syntax highlighter
 
 
 def score_section(records: Sequence[Record], decision: fig.Pick | None, failure: str, cycle: int,
@@ -182,9 +182,11 @@ def score_section(records: Sequence[Record], decision: fig.Pick | None, failure:
         st.caption(fig.uniform_caption(table, lang))
     charts.show(figure, "schedule_scores")
     st.caption(t("schedule.score_caption", lang))
-    with st.expander(t("schedule.score_table", lang)):
-        st.dataframe(cached("schedule.score_rows", lambda: fig.score_rows(shown, lang), cycle, len(records), show_all),
-                     hide_index=True, key="schedule_score_table", width="stretch")
+    table_box = st.expander(t("schedule.score_table", lang), key="schedule_score_open", on_change="rerun")
+    if table_box.open:                               # drawn only when opened: it is the biggest table here
+        with table_box:
+            st.dataframe(cached("schedule.score_rows", lambda: fig.score_rows(shown, lang), cycle, len(records),
+                                show_all), hide_index=True, key="schedule_score_table", width="stretch")
     chart_download(figure, f"score-breakdown-cycle-{cycle}", key="schedule_scores_download")
 
 
