@@ -57,7 +57,7 @@ with st.sidebar:
     render_exports()
 if presenter.active():
     with st.container(key=presenter.BAR_KEY):
-        bar, tools = st.columns([14, 2], vertical_alignment="top")
+        bar, tools = st.columns([14, 3], vertical_alignment="top")
         with bar:
             if page not in OWN_CURSOR:
                 stepper.render_stepper(bar=True)

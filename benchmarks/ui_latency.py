@@ -28,6 +28,7 @@ import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Page, sync_playwright
 
@@ -49,9 +50,14 @@ st.session_state["n"] += 1
 TARGETS = {"event": 1.5, "pod": 1.5, "large_pod": 3.0, "large_cluster": 3.0, "first_load": 3.0}
 
 
+class ServerDidNotStart(RuntimeError):
+    pass
+
+
 @contextlib.contextmanager
-def serve(script: Path) -> Iterator[str]:
-    """``streamlit run script`` on a free loopback port; yields the URL, stops the server after."""
+def serve(script: Path, log: Any = subprocess.DEVNULL) -> Iterator[str]:
+    """``streamlit run script`` on a free loopback port (output to ``log``); yields the URL, stops the
+    server after. The browser tests use it too (tests/browser/conftest.py)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -59,14 +65,14 @@ def serve(script: Path) -> Iterator[str]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true", "--server.port",
          str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
-         "--server.fileWatcherType", "none"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+         "--server.fileWatcherType", "none"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 60
         while True:
             with contextlib.suppress(OSError), urllib.request.urlopen(f"{url}/_stcore/health", timeout=1):
                 break
             if proc.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit(f"streamlit did not start for {script}")
+                raise ServerDidNotStart(f"streamlit did not start for {script}")
             time.sleep(0.2)
         yield url
     finally:

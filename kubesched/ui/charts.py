@@ -84,8 +84,8 @@ def _darken(spec: dict[str, Any]) -> None:
         if not annotation.get("bgcolor"):
             _lighten(annotation.setdefault("font", {}))
     for trace in spec.get("data", []):
-        if trace.get("type") == "scatter" and str(trace.get("mode", "")) == "text":
-            _lighten(trace.setdefault("textfont", {}))
+        if trace.get("type") == "scatter" and "text" in str(trace.get("mode", "")):
+            _lighten(trace.setdefault("textfont", {}))     # scatter text sits on the paper
 
 
 def _lighten(font: dict[str, Any]) -> None:

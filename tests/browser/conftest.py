@@ -4,34 +4,23 @@ Without /usr/bin/chromium the browser tests are skipped with the reason printed,
 under CI (CI=true), where they fail.
 """
 
+import contextlib
 import os
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts"
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from ui_latency import (  # the benchmark's own server helper
+    CHROMIUM_ARGS,
+    ServerDidNotStart,
+    serve,
+)
+
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _healthy(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as r:
-            return r.status == 200
-    except OSError:
-        return False
 
 
 @pytest.fixture(scope="session")
@@ -51,28 +40,24 @@ def chromium():
 
 @pytest.fixture(scope="session")
 def st_server(chromium, tmp_path_factory):
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
     log_path = tmp_path_factory.mktemp("streamlit") / "server.log"
     with open(log_path, "w") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
-             "--server.port", str(port), "--server.address", "127.0.0.1",
-             "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
         try:
-            deadline = time.monotonic() + 60
-            while not _healthy(url):
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"streamlit did not start:\n{log_path.read_text()}")
-                time.sleep(0.2)
-            yield url
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            with serve(ROOT / "app.py", log=log) as url:
+                yield url
+        except ServerDidNotStart as err:
+            pytest.fail(f"{err}:\n{log_path.read_text()}")
+
+
+@contextlib.contextmanager
+def screenshot_on_failure(page, name: str):
+    """Run a test body; on any failure save a full-page screenshot under artifacts/ and re-raise."""
+    try:
+        yield
+    except BaseException:
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+        raise
 
 
 @pytest.fixture

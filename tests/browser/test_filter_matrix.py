@@ -7,9 +7,7 @@ row and column), compared with the matrix built from a Simulation run the same w
 
 from __future__ import annotations
 
-import contextlib
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -20,22 +18,12 @@ from kubesched.ui import theme
 from kubesched.ui.figures import schedule as sfig
 from kubesched.ui.i18n import t
 from kubesched.ui.session import SAMPLE_DIR
+from tests.browser.conftest import screenshot_on_failure
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 MATRIX = ".st-key-schedule_matrix .js-plotly-plot"
 ERRORS = '[data-testid="stException"], [data-testid="stAlertContentError"]'
 GLYPH = {code: glyph for code, (glyph, _) in theme.FILTER_OUTCOMES.items()}
-
-
-@contextlib.contextmanager
-def screenshot_on_failure(page, name: str):
-    try:
-        yield
-    except BaseException:
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-        raise
 
 
 def _phase_positions_to_first_filter_end() -> tuple[list[int], Simulation]:

@@ -1,28 +1,15 @@
 """The dashboard in a real Chromium: it opens on the default cluster and ▶ steps the cursor."""
 
-import contextlib
 import re
-from pathlib import Path
 
 from playwright.sync_api import expect
 
 from kubesched.sim.simulation import Simulation
 from kubesched.ui.session import SAMPLE_DIR
+from tests.browser.conftest import screenshot_on_failure
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 STATUS = re.compile(r"t = \S+ s · cycle \d+ · step \d+/\d+")
 DONE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
-
-
-@contextlib.contextmanager
-def screenshot_on_failure(page, name: str):
-    """Run a test body; on any failure save a full-page screenshot under artifacts/ and re-raise."""
-    try:
-        yield
-    except BaseException:
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-        raise
 
 
 def status_text(time: float, cycle: int, cursor: int) -> re.Pattern:

@@ -7,7 +7,6 @@ Expected cursors come from a Simulation run the same way in the test process.
 
 from __future__ import annotations
 
-import contextlib
 import re
 import sys
 from pathlib import Path
@@ -19,28 +18,18 @@ from kubesched.sim.simulation import Simulation
 from kubesched.ui import charts, presenter
 from kubesched.ui.i18n import t
 from kubesched.ui.session import SAMPLE_DIR
+from tests.browser.conftest import screenshot_on_failure
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_load import cluster_yaml
 
-ARTIFACTS = ROOT / "artifacts"
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 STATUS = ".st-key-stepper_status"
 ERRORS = '[data-testid="stException"]'
 # Glyphs the dashboard may show: Source Sans (the font Streamlit ships) has every one of them.
 SOURCE_SANS_SYMBOLS = set("▶◀✓✗►◄▸✔●○◆■□▲▼‖◉→←↑↓·–—…×≠≤≥±∅−")
 SYMBOL_RANGES = ((0x2190, 0x2BFF), (0x1F000, 0x1FAFF))
-
-
-@contextlib.contextmanager
-def screenshot_on_failure(page, name: str):
-    try:
-        yield
-    except BaseException:
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-        raise
 
 
 @pytest.fixture
@@ -80,6 +69,12 @@ def click(page, key: str) -> None:
     settle(page)
     page.locator(f".st-key-{key} button").first.click()
     settle(page)
+
+
+def upload(page, name: str, nodes: int, pods: int) -> None:
+    """Upload a generated cluster on Home (``bench_load.cluster_yaml``)."""
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
+        files=[{"name": name, "mimeType": "application/x-yaml", "buffer": cluster_yaml(nodes, pods).encode()}])
 
 
 def expected_positions(name: str, unit: str, n: int) -> list[int]:
@@ -213,8 +208,7 @@ def test_a_reload_keeps_the_draft_and_a_big_run(browser_context, st_server):
         # a run too big for the URL comes back from this browser, not in another one
         page.goto(st_server)
         settle(page)
-        page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
-            files=[{"name": "big.yaml", "mimeType": "application/x-yaml", "buffer": cluster_yaml(1500, 2).encode()}])
+        upload(page, "big.yaml", 1500, 2)
         expect(page.get_by_text(t("persist.too_big", "en"))).to_be_visible(timeout=120_000)
         expect(page).to_have_url(re.compile(r"run=[0-9a-f]{16}"))
         click(page, "next_pod")
@@ -277,8 +271,7 @@ def test_a_slow_step_shows_computing(browser_context, st_server):
     page = browser_context()
     with screenshot_on_failure(page, "room_computing"):
         open_url(page, st_server)
-        page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
-            files=[{"name": "slow.yaml", "mimeType": "application/x-yaml", "buffer": cluster_yaml(1000, 60).encode()}])
+        upload(page, "slow.yaml", 1000, 60)
         expect(page.get_by_text("slow.yaml").first).to_be_visible(timeout=120_000)
         settle(page)
         page.locator(".st-key-run_to_idle button").first.click()

@@ -14,23 +14,14 @@ from kubesched.sim.simulation import Simulation
 from kubesched.ui import charts, presenter, shortcuts, stepper, url_state
 from kubesched.ui.i18n import t
 from kubesched.ui.session import LINK_SOURCE, SAMPLE_DIR
+from tests.ui_pages.apptest import run_app
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_load import cluster_yaml
 
-APP = str(ROOT / "app.py")
 LESSONS, SCHEDULE, CLUSTER = ("kubesched/ui/pages/lessons.py", "kubesched/ui/pages/schedule.py",
                               "kubesched/ui/pages/cluster.py")
-
-
-def run_app(**query: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.run()
-    assert not at.exception, at.exception
-    return at
 
 
 def keys(block) -> set[str]:

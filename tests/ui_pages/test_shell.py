@@ -13,22 +13,13 @@ from kubesched.ui import stepper
 from kubesched.ui.figures.markup import md
 from kubesched.ui.i18n import CATALOG, LANGUAGES, missing_keys, t
 from kubesched.ui.session import DEFAULT_CLUSTER, SAMPLE_DIR, sample_clusters
+from tests.ui_pages.apptest import run_app
 
 ROOT = Path(__file__).resolve().parents[2]
-APP = str(ROOT / "app.py")
 HOME, CLUSTER = "kubesched/ui/pages/home.py", "kubesched/ui/pages/cluster.py"
 PAGES = ("home", "cluster", "startup", "queues", "schedule", "preemption", "binding", "configuration",
          "lessons", "events")
 STATUS = re.compile(r"t = (\S+) s · cycle (\d+) · step (\d+)/(\d+)")
-
-
-def run_app(**query: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.run()
-    assert not at.exception, at.exception
-    return at
 
 
 def status(at: AppTest) -> tuple[str, int, int, int]:
