@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 import plotly.io as pio
-import pytest
 from plotly.subplots import make_subplots
 
 from kubesched.ui import charts
@@ -82,8 +81,13 @@ def test_a_built_figure_hands_streamlit_its_dict():
     assert pio.to_json(built.to_dict(), validate=False) == pio.to_json(spec, validate=False)
 
 
-@pytest.mark.parametrize("template", ["none"])
-def test_figures_use_no_plotly_template(template):
-    import kubesched.ui.figures  # noqa: F401  (sets the default)
+def test_figures_use_no_plotly_template():
+    """As app.py imports them: Streamlit first (it makes its own template the default), then the figures."""
+    import importlib
 
-    assert pio.templates.default == template
+    import streamlit  # noqa: F401
+
+    import kubesched.ui.figures
+
+    importlib.reload(kubesched.ui.figures)
+    assert pio.templates.default == "none"

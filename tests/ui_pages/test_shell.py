@@ -39,7 +39,7 @@ def click(at: AppTest, key: str) -> AppTest:
 def open_editor(at: AppTest) -> AppTest:
     """The Cluster page with its YAML tab open (tabs run lazily)."""
     at.switch_page(CLUSTER).run()
-    at.session_state["cluster_tab"] = t("cluster.tab_yaml", "en")
+    at.session_state["cluster_tab"] = t("cluster.tab_yaml", at.session_state["lang"])
     return at.run()
 
 
@@ -221,7 +221,7 @@ spec:
 def test_sidebar_lists_the_refused_actions_of_the_run(lang):
     at = run_app()
     at.session_state["lang"] = lang
-    at.switch_page(CLUSTER).run()
+    open_editor(at)
     assert not at.sidebar.warning                            # the default sample refuses nothing
     at.text_area(key="cluster_editor").set_value(REFUSING).run()
     at.button(key="cluster_apply").click().run()

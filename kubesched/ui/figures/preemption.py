@@ -23,7 +23,14 @@ from typing import Any
 import plotly.graph_objects as go
 
 from kubesched.trace import NO_VICTIMS, PICK_CRITERIA, upstream
-from kubesched.trace.records import InformerEvent, Kind, Preemption, Record, SchedulingFailure, Victim
+from kubesched.trace.records import (
+    InformerEvent,
+    Kind,
+    Preemption,
+    Record,
+    SchedulingFailure,
+    Victim,
+)
 from kubesched.ui import theme
 from kubesched.ui.figures.style import PAPER, outcome_colorscale, plain_layout
 from kubesched.ui.i18n import t
