@@ -54,13 +54,18 @@ class ServerDidNotStart(RuntimeError):
     pass
 
 
+def free_port() -> int:
+    """A loopback port nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 @contextlib.contextmanager
 def serve(script: Path, log: Any = subprocess.DEVNULL) -> Iterator[str]:
     """``streamlit run script`` on a free loopback port (output to ``log``); yields the URL, stops the
     server after. The browser tests use it too (tests/browser/conftest.py)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true", "--server.port",

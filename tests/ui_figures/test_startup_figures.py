@@ -106,6 +106,21 @@ def test_election_figure_kill_and_implied_markers():
                                                               ("scheduler-b", 19.0, 2.0)]
 
 
+def test_election_figure_draws_the_kill_above_the_axis_and_a_legend():
+    fig = s.election_figure(TWO, cursor=6, kill_times=[3.0])
+    (line,) = fig.layout.shapes
+    assert (line.type, line.x0, line.x1, line.yref, line.y0, line.y1) == ("line", 3.0, 3.0, "y domain", 0, 1)
+    (label,) = fig.layout.annotations
+    assert (label.text, label.yref, label.y, label.yanchor) == ("✗ KillLeader at t=3s", "paper", 1.0, "bottom")
+    assert fig.layout.xaxis.range[0] < 0 < 3.0 < fig.layout.xaxis.range[1]     # the mark off the y axis
+    legend = [tr.name for tr in fig.data if tr.showlegend is not False and tr.x == (None,)]
+    assert legend == ["scheduler-a", "scheduler-b", "attempt failed", "acquired", "holds the lease", "KillLeader"]
+    assert fig.layout.showlegend is True and fig.layout.legend.xanchor == "left" and fig.layout.legend.x > 1
+    assert [tr.name for tr in fig.data if tr.showlegend is not False] == legend     # nothing listed twice
+    no_kill = s.election_figure(TWO, cursor=6)
+    assert not no_kill.layout.shapes and "KillLeader" not in [tr.name for tr in no_kill.data]
+
+
 # -- against real runs ---------------------------------------------------------------------------------------
 @pytest.mark.parametrize("name", ["default.yaml", "taints.yaml"])
 def test_one_replica_runs_the_walkthrough_sequence(name):
