@@ -19,6 +19,7 @@ from ui_latency import (  # the benchmark's own server helper
     ServerDidNotStart,
     serve,
 )
+from ui_latency import free_port as _free_port  # noqa: F401  (tests/browser/test_deploy_healthcheck.py)
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 
