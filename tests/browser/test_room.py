@@ -71,6 +71,14 @@ def click(page, key: str) -> None:
     settle(page)
 
 
+def open_editor(page, st_server: str):
+    """The Cluster page's YAML tab; returns the editor's text area."""
+    open_url(page, f"{st_server}/cluster")
+    page.get_by_role("tab", name=t("cluster.tab_yaml", "en")).click()
+    settle(page)
+    return page.locator(".st-key-cluster_editor textarea")
+
+
 def upload(page, name: str, nodes: int, pods: int) -> None:
     """Upload a generated cluster on Home (``bench_load.cluster_yaml``)."""
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
@@ -191,10 +199,7 @@ def test_a_two_replica_run_is_reproduced_by_its_link(browser_context, st_server)
 def test_a_reload_keeps_the_draft_and_a_big_run(browser_context, st_server):
     page = browser_context()
     with screenshot_on_failure(page, "room_reload"):
-        open_url(page, f"{st_server}/cluster")
-        page.get_by_role("tab", name=t("cluster.tab_yaml", "en")).click()
-        settle(page)
-        editor = page.locator(".st-key-cluster_editor textarea")
+        editor = open_editor(page, st_server)
         draft = editor.input_value() + "\n# my unsaved note\n"
         editor.fill(draft)
         page.get_by_role("heading", name=t("cluster.title", "en")).click()        # blur: the draft is kept
@@ -242,10 +247,7 @@ def test_the_right_arrow_continues_the_lesson_and_moves_its_cursor(browser_conte
 def test_the_yaml_editor_is_monospace_with_line_numbers(browser_context, st_server):
     page = browser_context()
     with screenshot_on_failure(page, "room_editor"):
-        open_url(page, f"{st_server}/cluster")
-        page.get_by_role("tab", name=t("cluster.tab_yaml", "en")).click()
-        settle(page)
-        area = page.locator(".st-key-cluster_editor textarea")
+        area = open_editor(page, st_server)
         gutter = page.locator(".st-key-cluster_editor .kubesched-gutter")
         expect(gutter).to_be_attached()
         assert "Source Code Pro" in area.evaluate("e => getComputedStyle(e).fontFamily")
