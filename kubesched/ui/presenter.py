@@ -49,7 +49,14 @@ def active() -> bool:
     return bool(st.session_state.get(PRESENT_KEY))
 
 
-def _on_toggle() -> None:
+def toggle_key() -> str:
+    """The toggle's widget key: one per mode, so the switch drawn always shows the mode it is in
+    (the toggle moves between the sidebar and the bar)."""
+    return f"{PRESENT_KEY}_toggle_{int(active())}"
+
+
+def _on_toggle(widget: str) -> None:
+    st.session_state[PRESENT_KEY] = bool(st.session_state[widget])
     if active():
         st.query_params[PRESENT_KEY] = "1"
     else:
@@ -58,7 +65,9 @@ def _on_toggle() -> None:
 
 
 def render_toggle(lang: str) -> None:
-    st.toggle(t("presenter.toggle", lang), key=PRESENT_KEY, on_change=_on_toggle, help=t("presenter.help", lang))
+    key = toggle_key()
+    st.toggle(t("presenter.toggle", lang), value=active(), key=key, on_change=_on_toggle, args=(key,),
+              help=t("presenter.help", lang))
 
 
 def render_styles() -> None:

@@ -125,9 +125,9 @@ def test_leaving_presenter_mode(browser_context, st_server):
     page = browser_context(1280, 720)
     with screenshot_on_failure(page, "room_presenter_off"):
         open_url(page, f"{st_server}/schedule?present=1")
-        switch = page.locator(f".st-key-{presenter.BAR_KEY} .st-key-present input").first
+        switch = page.locator(f".st-key-{presenter.BAR_KEY} .st-key-present_toggle_1 input").first
         expect(switch).to_be_checked()
-        track = page.locator(f".st-key-{presenter.BAR_KEY} .st-key-present label").first.bounding_box()
+        track = page.locator(f".st-key-{presenter.BAR_KEY} .st-key-present_toggle_1 label").first.bounding_box()
         page.mouse.click(track["x"] + 12, track["y"] + track["height"] / 2)
         expect(page).not_to_have_url(re.compile(r"present=1"))
         settle(page)

@@ -30,13 +30,14 @@ def keys(block) -> set[str]:
 
 def test_presenter_mode_moves_the_stepper_into_the_page():
     normal = run_app()
-    assert {"next_event", "back_pod", "run_to_idle", "present"} <= keys(normal.sidebar)
-    assert not {"next_event", "present"} & keys(normal.main)
+    assert {"next_event", "back_pod", "run_to_idle", "present_toggle_0"} <= keys(normal.sidebar)
+    assert not {"next_event", "present_toggle_0"} & keys(normal.main)
     at = run_app(present="1")
     assert at.session_state["present"] is True
     assert {"back_event", "next_event", "back_phase", "next_phase", "back_pod", "next_pod", "run_to_idle", "play",
-            "present"} <= keys(at.main)
-    assert not {"next_event", "present"} & keys(at.sidebar)
+            "present_toggle_1"} <= keys(at.main)
+    assert not {"next_event", "present_toggle_1"} & keys(at.sidebar)
+    assert at.toggle(key="present_toggle_1").value is True
     assert [s.value for s in at.selectbox if s.key == stepper.PLAY_UNIT_KEY] == ["event"]
     at.button(key="next_pod").click().run()
     expected = Simulation.from_yaml(SAMPLE_DIR / "default.yaml", seed=0)
@@ -45,7 +46,7 @@ def test_presenter_mode_moves_the_stepper_into_the_page():
     assert line.startswith(f"t = {expected.time:g} s · cycle {expected.cycle} · step {expected.cursor}/")
     assert " · " + t("stepper.pod", "en") + ": " in line                 # the status on one line in the bar
     at.run()                       # AppTest keeps only the fragments' elements after a step: draw all again
-    at.toggle(key="present").set_value(False).run()
+    at.toggle(key="present_toggle_1").set_value(False).run()
     assert "present" not in at.query_params and "next_event" in keys(at.sidebar)
 
 
