@@ -4,7 +4,10 @@ Upstream: no counterpart.
 
 ``open_simulation(lesson)`` loads the lesson's rigged cluster; ``run_step(sim, step)`` moves
 the cursor as the step says; ``play(lesson, sim)`` runs every step and returns the cursor
-after each (the past of a run never changes, so the player can ``seek`` between them).
+after each (the past of a run never changes, so the player can ``seek`` between them);
+``show(sim, cursors, index)`` is how the Lessons page puts the finished run at step ``index``
+(-1: the start). A time-only step ends on a TIME record (``Simulation.advance``), so seeking
+back to its cursor shows its time too.
 """
 
 from __future__ import annotations
@@ -106,4 +109,10 @@ def play(lesson: Lesson, sim: Simulation | None = None) -> tuple[Simulation, tup
     return sim, tuple(run_step(sim, step) for step in lesson.steps)
 
 
-__all__ = ["goto", "open_simulation", "play", "run_step"]
+def show(sim: Simulation, cursors: tuple[int, ...], index: int) -> Simulation:
+    """Seek the finished run to step ``index``'s cursor (-1: the start), as the page does."""
+    sim.seek(cursors[index] if index >= 0 else 0)
+    return sim
+
+
+__all__ = ["goto", "open_simulation", "play", "run_step", "show"]

@@ -1,5 +1,5 @@
 """Edits a learner (or a scenario) makes to the running cluster: create, update, delete,
-cordon, uncordon, kill the leader.
+cordon, uncordon, kill the leader; and ``Tick``, a time-only step (no edit: a TIME record).
 
 Upstream: no scheduler counterpart; each edit is what ``kubectl create / replace / delete /
 cordon / uncordon`` (or killing the leading kube-scheduler's process) does to the API server.
@@ -18,6 +18,10 @@ one that differs (a manifest without status leaves the stored status alone).
 Deviation: a pod update that leaves out ``priorityClassName`` gets the globalDefault class's
 name again, as at create time (upstream's admission restores only the priority value, so
 ``kubectl replace`` of such a pod is refused).
+
+``Tick`` changes nothing on the API server: the engine records a TIME record for it (at the
+time the clock reached), so a step that only lets time pass is visible in the trace
+(``Simulation.advance`` makes one at the frontier; a Scenario may ask for one: ``{at: 31, tick: true}``).
 
 ``to_action(edit)`` / ``from_action(...)`` convert to and from the Scenario format's action
 body (``create: manifest`` …).
@@ -68,7 +72,12 @@ class KillLeader:
     pass
 
 
-Edit = Create | Update | Delete | Cordon | Uncordon | KillLeader
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """Time passes to this point: the engine records a TIME record (nothing else changes)."""
+
+
+Edit = Create | Update | Delete | Cordon | Uncordon | KillLeader | Tick
 
 
 def describe(edit: Edit) -> str:
@@ -84,6 +93,8 @@ def describe(edit: Edit) -> str:
         return f"cordon {edit.node}"
     if isinstance(edit, Uncordon):
         return f"uncordon {edit.node}"
+    if isinstance(edit, Tick):
+        return "time passes"
     return "kill the leader"
 
 
@@ -101,6 +112,8 @@ def apply_edit(edit: Edit, api: Any, kill_leader: Callable[[], None]) -> None:
         api.update(dataclasses.replace(node, spec=spec))
     elif isinstance(edit, KillLeader):
         kill_leader()
+    elif isinstance(edit, Tick):
+        pass  # the engine records it (Engine._apply)
     else:
         raise TypeError(f"not an edit: {edit!r}")
 
@@ -163,4 +176,6 @@ def to_action(edit: Edit) -> dict[str, Any]:
         return {"cordon": edit.node}
     if isinstance(edit, Uncordon):
         return {"uncordon": edit.node}
+    if isinstance(edit, Tick):
+        return {"tick": True}
     return {"killLeader": True}

@@ -20,7 +20,7 @@ from kubesched.controller import manager as controller_manager
 from kubesched.cluster import APIServer, Kubelet
 from kubesched.cluster.errors import APIError
 from kubesched.sim import state as st
-from kubesched.sim.edits import Edit, apply_edit, describe
+from kubesched.sim.edits import Edit, Tick, apply_edit, describe
 from kubesched.sim.inputs import Inputs
 from kubesched.util.loop import EventLoop
 from kubesched.sim.replica import PodAttempts, SchedulerProcess
@@ -112,7 +112,7 @@ class Engine:
         self.traced: SchedulerProcess | None = None
         self.checkpoints: dict[int, st.SimState] = {}
         self._positional = sorted(enumerate(positional), key=lambda ie: (ie[1].after_event, ie[0]))
-        self.last_action = max([self.last_action] + [a.time for a in positional])
+        self.last_action = max([self.last_action] + [a.time for a in positional if not isinstance(a.edit, Tick)])
         self._next_positional = 0
         with features.override(self.gates):
             self._build()
@@ -187,9 +187,21 @@ class Engine:
             self._apply_positional()
         self._mark()
 
+    def _apply(self, edit: Edit, time: float) -> None:
+        if isinstance(edit, Tick):
+            self.recorder.time_step(max(time, self.loop.now()))
+        else:
+            apply_edit(edit, self.api, self.kill_leader)
+
+    def tick(self, time: float) -> None:
+        """A time-only step at the frontier: the clock moves to ``time`` and a TIME record marks it."""
+        self._set_clock(time)
+        self.recorder.time_step(time)
+        self._mark()
+
     def _timed_action(self, action: Action, index: int) -> None:
         try:
-            apply_edit(action.edit, self.api, self.kill_leader)
+            self._apply(action.edit, action.at)
         except (APIError, EditError) as err:
             self.action_errors.append(ActionError(index, self.loop.now(), describe(action.edit), str(err)))
 
@@ -201,12 +213,13 @@ class Engine:
             self._next_positional += 1
             self._set_clock(applied.time)
             try:
-                apply_edit(applied.edit, self.api, self.kill_leader)
+                self._apply(applied.edit, applied.time)
             except (APIError, EditError) as err:
                 if applied is self.strict:
                     raise
                 self.action_errors.append(ActionError(applied.action, self.loop.now(), describe(applied.edit), str(err)))
-            self.last_change = max(self.last_change, self.loop.now())
+            if not isinstance(applied.edit, Tick):
+                self.last_change = max(self.last_change, self.loop.now())
 
     def _set_clock(self, when: float) -> None:
         if when <= self.loop.now():

@@ -19,6 +19,7 @@ Format::
       - {at: 10, cordon: n1}
       - {at: 11, uncordon: n1}
       - {at: 20, killLeader: true}
+      - {at: 31, tick: true}                # a TIME record at t=31 s (time passes; nothing changes)
 
 ``at`` is in simulated seconds. An action may also carry ``afterEvent: N`` (written by
 ``Simulation.to_scenario_yaml`` for edits made with ``Simulation.apply``): it is then applied
@@ -51,6 +52,7 @@ from kubesched.sim.edits import (
     Delete,
     Edit,
     KillLeader,
+    Tick,
     Uncordon,
     Update,
     to_action,
@@ -59,7 +61,7 @@ from kubesched.sim.edits import (
 SCENARIO_KIND = "Scenario"
 SCENARIO_API_VERSION = "kubesched/v1alpha1"
 DEFAULT_FILENAME = "<string>"
-ACTION_VERBS = ("create", "update", "delete", "cordon", "uncordon", "killLeader")
+ACTION_VERBS = ("create", "update", "delete", "cordon", "uncordon", "killLeader", "tick")
 _SEPARATOR = re.compile(r"^(---|\.\.\.)(\s|$)")
 
 
@@ -264,7 +266,7 @@ def _edit(verb: str, body: Any, path: str, problems: _Problems) -> Edit | None:
     if body is not True:
         problems.add(path, f"must be true, not {_show(body)}")
         return None
-    return KillLeader()
+    return Tick() if verb == "tick" else KillLeader()
 
 
 def _join(path: str, sub: str) -> str:

@@ -17,6 +17,9 @@ How it runs:
   scheduling cycle, ``step("idle")`` to the end of a run to idle; when the run has stopped
   (idle, horizon, event cap) and there is no such record, a step goes to the end of the trace.
   ``back``/``seek`` only move the cursor. ``state()`` is the last checkpoint at or before the cursor.
+  ``advance(seconds)`` runs to a time; when that moves the frontier to a time no record has
+  reached, it adds a TIME record there (a ``Tick``, kept with the edits and exported as a
+  ``tick`` action), so seeking back to that cursor later shows that time (kubesched.trace.records).
 - Idle: the leader's three sub-queues are empty, no pod is assumed, the stored lock names the
   leader (or leader election is off), and nothing but
   background timers (queue flushes, cache sweeps, leader-election renewals) is pending. A pod
@@ -53,7 +56,7 @@ from typing import Any, Final
 
 from kubesched.cluster.errors import APIError
 from kubesched.sim import state as st
-from kubesched.sim.edits import Edit, describe
+from kubesched.sim.edits import Edit, Tick, describe
 from kubesched.sim.engine import CHECKPOINT_LIMIT, ActionError, AppliedEdit, EditError, Engine, Mark
 from kubesched.sim.inputs import CONFIG_KIND, Inputs, load_inputs
 from kubesched.sim.scenario import (
@@ -81,8 +84,8 @@ class Simulation:
         self.tracing = trace
         self.horizon = float(horizon)
         self.max_events = int(max_events)
-        self.edits: list[AppliedEdit] = []
-        self._engine = self._new_engine(self.edits)
+        self._moves: list[AppliedEdit] = []  # edits and time-only steps (Tick), in the order made
+        self._engine = self._new_engine(self._moves)
         self.cursor = 0
         self._pos = 0
         self._time = 0.0
@@ -108,6 +111,11 @@ class Simulation:
                       max_events=self.max_events, strict=strict, checkpoint_limit=CHECKPOINT_LIMIT)
 
     # -- what is visible --------------------------------------------------------------------------------
+    @property
+    def edits(self) -> list[AppliedEdit]:
+        """The edits made with ``apply``, in order (time-only steps left out)."""
+        return [m for m in self._moves if not isinstance(m.edit, Tick)]
+
     @property
     def trace(self) -> Trace:
         """Every record computed so far (views show ``trace[:cursor]``)."""
@@ -175,7 +183,10 @@ class Simulation:
         return self.cursor
 
     def advance(self, seconds: float) -> int:
-        """Move ``seconds`` of simulated time forward (running the engine as needed)."""
+        """Move ``seconds`` of simulated time forward (running the engine as needed).
+
+        At the frontier, a target time no record has reached gets a TIME record (a ``Tick``,
+        kept with the edits), so ``seek`` to the returned cursor lands at the target time."""
         target = self._time + float(seconds)
         engine = self._engine
         while engine.loop.now() <= target:
@@ -185,6 +196,8 @@ class Simulation:
             engine.step()
         if engine.loop.now() < target:
             engine._set_clock(target)
+        if self.tracing and engine.loop.now() == target and (engine.mark_times or [0.0])[-1] < target:
+            self._tick(target)
         index = bisect.bisect_right(engine.mark_times, target)
         self.cursor = engine.marks[index - 1].trace_len if index else 0
         self._pos = bisect.bisect_right(engine.event_times, target)
@@ -234,6 +247,11 @@ class Simulation:
         return self.cursor
 
     # -- helpers -------------------------------------------------------------------------------------------
+    def _tick(self, target: float) -> None:
+        """A TIME record at ``target`` on the frontier, kept for every rebuild of the run."""
+        self._moves.append(AppliedEdit(Tick(), self._engine.events, target))
+        self._engine.tick(target)
+
     def _compute(self) -> bool:
         """Run the engine until it produces a new mark; False once it stopped (reason set)."""
         engine = self._engine
@@ -311,7 +329,7 @@ class Simulation:
 
     def _replay_state(self, events: int, key: int) -> st.SimState:
         # tracing off makes the same decisions (tested), and replays faster
-        replay = Engine(self.inputs, self._positional(self.edits), trace=False, horizon=self.horizon,
+        replay = Engine(self.inputs, self._positional(self._moves), trace=False, horizon=self.horizon,
                         max_events=self.max_events, checkpoint_limit=CHECKPOINT_LIMIT)
         while replay.events < events and replay.step():
             pass
@@ -327,7 +345,7 @@ class Simulation:
         Raises ``EditError`` (and changes nothing) when the API server refuses the edit.
         """
         applied = AppliedEdit(edit, self._pos, self._time)
-        edits = self.edits + [applied]
+        edits = self._moves + [applied]
         try:
             engine = self._new_engine(edits, strict=applied)
             while engine.events < self._pos and engine.step():
@@ -337,7 +355,7 @@ class Simulation:
             engine.step_edits_due()
         except APIError as err:
             raise EditError(f"{describe(edit)}: {err}") from err
-        self.edits = edits
+        self._moves = edits
         self._engine = engine
         self.stopped_reason = None
 
@@ -352,7 +370,7 @@ class Simulation:
         """Cluster + configuration + a Scenario document with the seed and every action and edit."""
         inputs = self.inputs
         actions = tuple(inputs.scenario.actions) + tuple(
-            Action(a.time, a.edit, a.after_event) for a in self.edits)
+            Action(a.time, a.edit, a.after_event) for a in self._moves)
         scenario = replace(inputs.scenario, seed=inputs.seed, actions=actions)
         parts = [_tidy(inputs.cluster_text)]
         if inputs.config_document is not None:

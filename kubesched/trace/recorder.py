@@ -16,6 +16,7 @@ One ``TraceRecorder`` is handed to every component. It exposes each hook by name
 - core/generic_scheduler.py: ``filter_run``, ``extender_filter``, ``extender_prioritize``,
   ``score_run``, ``schedule_result``; core/preemption.py: ``preemption``, ``preemption_extender``.
 - events.py: ``event`` (each ``Recorder.Eventf``).
+- the simulation's engine: ``time_step(time)`` (a TIME record for a time-only step, records.py).
 - startup and leader election (defined here for cmd/app and client/leaderelection):
   ``startup_step(step, message="", details=(), file="", func="")`` and
   ``leader_election(identity, transition, holder="", lock="", message="")``.
@@ -619,6 +620,11 @@ class TraceRecorder:
         default = upstream.KIND_LOCATION[Kind.STARTUP_STEP]
         self._emit(Kind.STARTUP_STEP, None, StartupStep(step, message, tuple((str(k), str(v)) for k, v in items)),
                    loc=(file or default[0], func or default[1]))
+
+    def time_step(self, time: float) -> None:
+        """A TIME record at ``time``: a time-only step (``Tick``), outside any cycle."""
+        if self.enabled:
+            self._emit(Kind.TIME, None, ctx=_NO_CTX, time=float(time))
 
     def leader_election(self, *, identity: str, transition: str, holder: str = "", lock: str = "",
                         message: str = "") -> None:

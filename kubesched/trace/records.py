@@ -16,6 +16,17 @@ and its selectHost one SCORE_RUN, a Preempt one PREEMPTION, and each once-per-cy
 point one POINT_RUN (payloads in ``decisions.py``). Plugin calls are never stored:
 ``kubesched.trace.calls.plugin_calls`` derives them, as ``Record(kind=PLUGIN_CALL, data=
 PluginCall(...))`` rows carrying the seq of the record they come from.
+
+Time-only steps: a TIME record (no payload, no cycle, no pod; its envelope's ``time`` is the
+point) says "the clock reached this time here". Periodic runs that move nothing (the queue
+flushes, the cache sweep, leader-election retries) are not recorded (and may not even run: the
+loop skips flushes that would change nothing), so a cursor that only let time pass would
+otherwise sit on the last record, at its earlier time. ``Simulation.advance`` appends one at its
+target when it moves the engine's frontier to a time no record has reached yet, and keeps it
+with the run's edits (a ``Tick``) so a rebuilt run (a fork, an exported Scenario's
+``{afterEvent: N, at: T, tick: true}``) has it at the same place; seeking to that record's index
+therefore lands at the target time. A Scenario may ask for one itself (``{at: T, tick: true}``).
+Nothing in the scheduler reads them.
 """
 
 from __future__ import annotations
@@ -105,6 +116,7 @@ class Kind(enum.Enum):
     API_EVENT = "API_EVENT"              # a stored core/v1 Event (count, first/last seen)
     LEADER_ELECTION = "LEADER_ELECTION"
     LOG = "LOG"
+    TIME = "TIME"                        # a time-only step: the clock reached ``time`` (no payload)
 
 
 # -- payloads ----------------------------------------------------------------------------------
@@ -276,7 +288,7 @@ PAYLOAD_OF: dict[Kind, type | None] = {
     Kind.EXPIRE: CacheChange, Kind.PERMIT_WAIT: PermitWait, Kind.BINDING_CYCLE_START: None,
     Kind.BINDING_CYCLE_END: Outcome, Kind.BIND: BindResult, Kind.SCHEDULING_FAILURE: SchedulingFailure,
     Kind.REQUEUE: None, Kind.EVENT: EventData, Kind.API_EVENT: EventData, Kind.LEADER_ELECTION: LeaderElection,
-    Kind.LOG: LogLine,
+    Kind.LOG: LogLine, Kind.TIME: None,
 }
 
 # Kinds a trace never stores: rows derived from the decision records.

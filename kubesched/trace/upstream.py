@@ -65,6 +65,7 @@ KIND_LOCATION: Final[dict[Kind, Location]] = {
     Kind.API_EVENT: (EVENTS_CACHE_GO, "EventCorrelator.EventCorrelate"),
     Kind.LEADER_ELECTION: (LEADERELECTION_GO, "LeaderElector.tryAcquireOrRenew"),
     Kind.LOG: (SCHEDULER_GO, "Scheduler.scheduleOne"),
+    Kind.TIME: ("", ""),  # no upstream counterpart: the simulated clock reached this time
 }
 
 # -- plugins -------------------------------------------------------------------------------------

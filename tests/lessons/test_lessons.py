@@ -21,22 +21,22 @@ def test_enough_lessons_in_both_languages() -> None:
 
 
 @functools.cache
-def played(lesson_id: str) -> tuple[object, tuple[int, ...], tuple[tuple[object, ...], ...]]:
-    """One Simulation per lesson: the cursor after every step, and each step's verdicts per language."""
-    lessons = {lang: fmt.load(lesson_id, lang) for lang in fmt.LANGS}
-    sim = runner.open_simulation(lessons["en"])
-    cursors: list[int] = []
-    per_step: list[tuple[object, ...]] = []
-    for i, step in enumerate(lessons["en"].steps):
+def played(lesson_id: str) -> tuple[object, tuple[int, ...], tuple[float, ...]]:
+    """The lesson's finished run, as the Lessons page keeps it: each step's cursor, and the time
+    the live run showed after each step."""
+    lesson = fmt.load(lesson_id, "en")
+    sim = runner.open_simulation(lesson)
+    cursors, times = [], []
+    for step in lesson.steps:
         cursors.append(runner.run_step(sim, step))
-        row = []
-        for lang in fmt.LANGS:
-            other = lessons[lang].steps[i]
-            verdicts = claims.check_all(other.claims, sim)
-            predicted = quiz.answer(other.predict, sim) if other.predict else None
-            row.append((lang, verdicts, predicted))
-        per_step.append(tuple(row))
-    return sim, tuple(cursors), tuple(per_step)
+        times.append(sim.time)
+    return sim, tuple(cursors), tuple(times)
+
+
+def page_order(n: int) -> list[int]:
+    """The order a learner may visit steps in: backwards from the end, then forwards (every step
+    is reached by a seek from somewhere else)."""
+    return list(range(n - 1, -1, -1)) + list(range(n))
 
 
 @pytest.mark.parametrize(("lesson_id", "lang"), CASES)
@@ -55,25 +55,30 @@ def test_lesson_parses_and_matches_english(lesson_id: str, lang: str) -> None:
 
 
 @pytest.mark.parametrize(("lesson_id", "lang"), CASES)
-def test_every_claim_holds(lesson_id: str, lang: str) -> None:
-    _, _cursors, per_step = played(lesson_id)
+def test_every_claim_holds_where_the_page_seeks(lesson_id: str, lang: str) -> None:
+    sim, cursors, times = played(lesson_id)
+    steps = fmt.load(lesson_id, lang).steps
     failures = []
-    for step, row in zip(fmt.load(lesson_id, lang).steps, per_step):
-        verdicts = {l: v for l, v, _ in row}[lang]
-        failures += [f"{step.id}: {v.claim.text}  (engine: {v.actual})" for v in verdicts if not v.holds]
+    for i in page_order(len(steps)):
+        runner.show(sim, cursors, i)
+        if sim.time != times[i]:
+            failures.append(f"{steps[i].id}: the page shows t={sim.time:g}s, the live run t={times[i]:g}s")
+        failures += [f"{steps[i].id}: {v.claim.text}  (engine: {v.actual})"
+                     for v in claims.check_all(steps[i].claims, sim) if not v.holds]
     assert failures == []
 
 
 @pytest.mark.parametrize(("lesson_id", "lang"), CASES)
 def test_predictions_and_quiz_are_computed_and_unique(lesson_id: str, lang: str) -> None:
-    sim, cursors, per_step = played(lesson_id)
+    sim, cursors, _times = played(lesson_id)
     lesson = fmt.load(lesson_id, lang)
-    for step, row in zip(lesson.steps, per_step):
-        predicted = {l: p for l, _, p in row}[lang]
-        assert (predicted is None) == (step.predict is None)
-        if predicted is not None:
+    for i, step in enumerate(lesson.steps):
+        if step.predict is not None:
+            runner.show(sim, cursors, i)          # the page grades a prediction at its step's cursor
+            predicted = quiz.answer(step.predict, sim)
             assert len(predicted.options) >= 2
-    sim.seek(cursors[-1])
+            assert predicted.grade(sorted(predicted.correct))
+    runner.show(sim, cursors, len(cursors) - 1)
     for question in lesson.quiz:
         got = quiz.answer(question, sim)
         assert len(got.options) >= 2 and len(set(got.options)) == len(got.options)

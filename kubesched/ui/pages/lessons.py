@@ -96,8 +96,8 @@ def _sandbox(cursor: int) -> None:
 
 
 shown = progress.shown_step
-cursor = cursors[shown] if shown >= 0 else 0
-sim.seek(cursor)
+runner.show(sim, cursors, shown)
+cursor = sim.cursor
 if st.query_params.get(LESSON) != lesson.id:
     st.query_params[LESSON] = lesson.id
 if st.query_params.get(LSTEP) != str(progress.step + 1):
