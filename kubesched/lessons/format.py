@@ -2,7 +2,8 @@
 
 Upstream: no counterpart (teaching material about the v1.18.5 scheduler).
 
-A lesson file (``lessons/<lang>/<id>.md``)::
+A lesson file (``lessons/<lang>/<id>.md``; the ``en`` and ``zh`` files of a lesson have the
+same front matter except ``title``, ``lang`` and every ``q``, and a test checks that)::
 
     ---
     title: The scheduling queue
@@ -18,6 +19,10 @@ A lesson file (``lessons/<lang>/<id>.md``)::
       predict: {ask: feasible_nodes, pod: default/web-2, q: "Which nodes pass?"}
     quiz:
     - {ask: rejecting_plugin, pod: default/web-2, node: node-1, q: "Which plugin rejected node-1?"}
+    - ask: winner                      # a what-if question: the engine runs a variant
+      pod: web-2
+      what_if: [{patch: Node/node-1, set: {metadata: {labels: {disk: ssd}}}}]
+      q: "If node-1 were labelled disk=ssd, where would web-2 go?"
     ---
     ## popped
     One or two sentences of narration for the step ``popped``.
@@ -27,13 +32,68 @@ Step targets (``goto``): ``{until: {kind: KIND, <field>: value ...}}`` (right af
 ``{unit: event|phase|pod, count: N}``, ``{advance: seconds}``, ``{idle: true}``, or an action
 ``{at: seconds, create|update|delete|cordon|uncordon|killLeader: ...}`` (the Scenario action
 syntax; applied at the cursor after advancing to ``at``). ``goto`` may be a list (done in order).
+The page shows a finished run: it plays every step once, keeps each step's cursor and seeks
+there (runner.show). A step that only lets time pass (``advance``, an action's ``at``) ends on
+a TIME record at that time (kubesched.trace.records), so "time is 61s" holds on the page too.
 
 The narration of each step is the Markdown section headed ``## <step id>``; an optional
 ``## intro`` section comes first. ``q`` fields are the only other language-specific text.
+
+Claims (``claims``) are sentences in the fixed grammar of ``claims.GRAMMAR``, checked against the
+engine at the step's cursor; the page shows each with ✓ or ✗, and the lesson tests require ✓.
+
+Questions (``predict`` of a step, items of ``quiz``): ``{ask: NAME, <args>, q: wording}``. A
+prediction is asked before its step runs and graded at the step's cursor; the quiz at the last
+step's cursor. The answer, the options and the reasons are computed (quiz.py); never write one.
+The asks and their arguments (pod names may omit ``default/``):
+
+- Filter: ``feasible_nodes`` (pod; multi-select), ``rejecting_plugin`` (pod, node),
+  ``evaluated_nodes`` / ``feasible_count`` / ``num_feasible_nodes_to_find`` (pod).
+- Score: ``winner`` (pod: the node its last cycle chose; ``TIE`` when selectHost drew among equal
+  totals, ``NONE`` when the cycle found no node), ``could_pick`` (pod; multi-select: the tie
+  set, every node selectHost could have returned), ``top_plugin`` / ``total_score`` (pod, node).
+- Queue: ``queue_of`` / ``move_event`` / ``attempts`` / ``backoff_seconds`` (pod),
+  ``first_popped`` (pods: "a, b, c" — which was popped first).
+- Preemption: ``preemption_node`` (pod; ``TIE`` when every rule left a tie), ``preemption_criterion``
+  (pod), ``victims`` (pod; multi-select among the pods selectVictimsOnNode removed there).
+- Startup: ``first_startup_step`` (steps: "A, B"), ``leader``, ``profile`` (pod).
+- Anything the claim grammar can say: ``true_false`` (claim: "pod big is in activeQ"): Yes/No,
+  e.g. "is big retried now?" as ``{ask: true_false, claim: "pod big is in activeQ"}``.
+
+No question grades a seeded coin flip: where v1.18.5 picks at random the right answer is the
+option "any of them" (quiz.TIE), or ask ``could_pick``; a test plays every lesson and refuses a
+question without a unique computed answer. A multi-select question whose right set is empty has
+"none of them" (quiz.NONE) as its answer: choosing nothing is never an answer (the page asks
+for a choice first).
+
+What-if questions: ``what_if`` lists changes to the lesson's cluster; the engine runs that
+variant from the start, to ``at`` (a goto or a list of them, as in a step; default: until idle
+or the horizon), and the ask is answered there. The learner sees the question's ``q`` and the
+changes (whatif.describe). Changes:
+
+- ``{patch: Kind/name, set: {...}}`` (``Kind/namespace/name`` for another namespace): a merge
+  into that object of the cluster file as ``kubectl patch`` does — mappings merge, ``null``
+  removes a key, lists of mappings with ``name`` (containers) merge by name, other lists
+  (taints, tolerations) are replaced. Add a label: ``set: {metadata: {labels: {disk: ssd}}}``;
+  remove the taints: ``set: {spec: {taints: null}}``; change a request: ``set: {spec:
+  {containers: [{name: web, resources: {requests: {cpu: "3"}}}]}}``.
+- ``{create: <manifest>}`` (add a node, a pod, a PDB …), ``{delete: Kind/name}``.
+- ``{config: {...}}``: merged into the lesson's KubeSchedulerConfiguration (its ``config`` file or
+  a document in the cluster, else an empty v1alpha2 one): ``{percentageOfNodesToScore: 10}``.
+- A Scenario action ``{at: S, create|update|delete|cordon|uncordon|killLeader: ...}``: added to
+  the variant's Scenario (a pod arriving at t=5 s, the leader killed at t=20 s).
+
+Feedback: every answer carries ``because`` (why the answer is what it is) and, per option, why
+it is or is not the answer — keyed facts read from the run (feedback.py: "node-2 fails
+NodeResourcesFit: Insufficient cpu", "plugin X was not evaluated: Y rejected first", "a and b
+tie at 1000368 …"); the page words them in the learner's language (``lessons.why.<key>``). A new
+ask is a function ``(View, Question) -> Answer`` in ``quiz.ASKS`` building its reasons with
+``feedback.why``; a new feedback key goes in ``feedback.KEYS`` and both UI catalogs.
 """
 
 from __future__ import annotations
 
+import json
 import pathlib
 import re
 from dataclasses import dataclass
@@ -51,6 +111,7 @@ LANGS = ("en", "zh")
 GOTO_VERBS = ("until", "unit", "advance", "idle")
 ACTION_VERBS = ("create", "update", "delete", "cordon", "uncordon", "killLeader")
 UNITS = ("event", "phase", "pod")
+QUESTION_KEYS = ("ask", "q", "what_if", "at")
 _FRONT = re.compile(r"\A---\s*\n(.*?)\n---\s*\n(.*)\Z", re.DOTALL)
 _HEADING = re.compile(r"^## +(\S+)\s*$", re.MULTILINE)
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -60,16 +121,6 @@ class LessonError(ValueError):
     """A lesson file that does not follow the format; the message names file and field."""
 
 
-@dataclass(frozen=True, slots=True)
-class Question:
-    """A question whose answer is computed from the trace (quiz.py); ``q`` is its wording."""
-
-    ask: str
-    args: tuple[tuple[str, str], ...]
-    q: str
-
-    def arg(self, name: str, default: str = "") -> str:
-        return dict(self.args).get(name, default)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +134,38 @@ class Goto:
     count: int = 1
     seconds: float = 0.0
     action: tuple[tuple[str, Any], ...] = ()  # action: the Scenario action mapping, items
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One edit of a what-if variant (see the module docstring): ``verb`` in patch | create |
+    delete | config | action; ``target`` is ``Kind/name`` or ``Kind/namespace/name`` (patch,
+    delete); ``body`` the patch, manifest, configuration patch or Scenario action, as canonical
+    JSON text (a Change is hashable, so a variant run can be cached by its changes)."""
+
+    verb: str
+    target: str = ""
+    body: str = ""
+
+    def data(self) -> Any:
+        return json.loads(self.body) if self.body else None
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """A question whose answer is computed from the trace (quiz.py); ``q`` is its wording.
+
+    ``what_if``: the variant of the lesson's cluster the answer is computed on (empty: the
+    lesson's own run at the cursor); ``at``: where the variant run stops (empty: idle)."""
+
+    ask: str
+    args: tuple[tuple[str, str], ...]
+    q: str
+    what_if: tuple[Change, ...] = ()
+    at: tuple[Goto, ...] = ()
+
+    def arg(self, name: str, default: str = "") -> str:
+        return dict(self.args).get(name, default)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,8 +205,8 @@ class Lesson:
                 tuple(_bare(q) for q in self.quiz))
 
 
-def _bare(q: Question | None) -> tuple[str, tuple[tuple[str, str], ...]] | None:
-    return None if q is None else (q.ask, q.args)
+def _bare(q: Question | None) -> tuple[Any, ...] | None:
+    return None if q is None else (q.ask, q.args, q.what_if, q.at)
 
 
 # -- parsing -------------------------------------------------------------------------------------
@@ -256,8 +339,67 @@ def _question(data: Any, at: str, where: str) -> Question:
     q = data.get("q")
     if not isinstance(q, str) or not q.strip():
         raise LessonError(f"{where}: {at}.q (the question's wording) is missing")
-    args = tuple(sorted((str(k), str(v)) for k, v in data.items() if k not in ("ask", "q")))
-    return Question(data["ask"], args, q.strip())
+    for key, value in data.items():
+        if key not in QUESTION_KEYS and isinstance(value, (dict, list)):
+            raise LessonError(f"{where}: {at}.{key} must be a plain value (only what_if and at take structure)")
+    args = tuple(sorted((str(k), str(v)) for k, v in data.items() if k not in QUESTION_KEYS))
+    what_if = _changes(data.get("what_if"), f"{where}: {at}.what_if")
+    stop = data.get("at")
+    if stop is not None and not what_if:
+        raise LessonError(f"{where}: {at}.at says where a what-if variant stops: it needs what_if")
+    gotos = () if stop is None else tuple(_goto(g, f"{where}: {at}.at[{i}]")
+                                          for i, g in enumerate(stop if isinstance(stop, list) else [stop]))
+    return Question(data["ask"], args, q.strip(), what_if, gotos)
+
+
+def _changes(raw: Any, at: str) -> tuple[Change, ...]:
+    if raw is None:
+        return ()
+    items = raw if isinstance(raw, list) else [raw]
+    if not items:
+        raise LessonError(f"{at} must list at least one change")
+    return tuple(_change(item, f"{at}[{i}]") for i, item in enumerate(items))
+
+
+def _change(item: Any, at: str) -> Change:
+    if not isinstance(item, dict):
+        raise LessonError(f"{at} must be a mapping")
+    if "at" in item:
+        verbs = [v for v in ACTION_VERBS if v in item]
+        if len(verbs) != 1 or set(item) - {"at", verbs[0]}:
+            raise LessonError(f"{at}: a timed change is a Scenario action: at and one of {', '.join(ACTION_VERBS)}")
+        return Change("action", body=_canonical(item))
+    keys = set(item)
+    if keys == {"patch", "set"}:
+        _target(item["patch"], f"{at}.patch")
+        if not isinstance(item["set"], dict):
+            raise LessonError(f"{at}.set must be a mapping (a merge patch)")
+        return Change("patch", item["patch"], _canonical(item["set"]))
+    if keys == {"delete"}:
+        return Change("delete", _target(item["delete"], f"{at}.delete"))
+    if keys == {"create"}:
+        manifest = item["create"]
+        if not isinstance(manifest, dict) or not isinstance(manifest.get("kind"), str) \
+                or not isinstance((manifest.get("metadata") or {}).get("name"), str):
+            raise LessonError(f"{at}.create must be a manifest with kind and metadata.name")
+        return Change("create", body=_canonical(manifest))
+    if keys == {"config"}:
+        if not isinstance(item["config"], dict):
+            raise LessonError(f"{at}.config must be a mapping (merged into the KubeSchedulerConfiguration)")
+        return Change("config", body=_canonical(item["config"]))
+    raise LessonError(f"{at}: expected {{patch: Kind/name, set: {{...}}}}, {{create: manifest}}, "
+                      f"{{delete: Kind/name}}, {{config: {{...}}}} or a Scenario action {{at: S, <verb>: ...}}")
+
+
+def _target(text: Any, at: str) -> str:
+    parts = text.split("/") if isinstance(text, str) else []
+    if len(parts) not in (2, 3) or not all(parts):
+        raise LessonError(f"{at} must be Kind/name or Kind/namespace/name, not {text!r}")
+    return text
+
+
+def _canonical(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
 # -- finding lessons --------------------------------------------------------------------------------
@@ -278,5 +420,5 @@ def load(lesson_id: str, lang: str = "en", root: pathlib.Path = LESSONS_DIR) -> 
     return parse(text, name=lesson_id, lang=lang, path=str(path.relative_to(root.parent)))
 
 
-__all__ = ["CLUSTERS_DIR", "LANGS", "LESSONS_DIR", "Goto", "Lesson", "LessonError", "Question", "Step",
+__all__ = ["CLUSTERS_DIR", "LANGS", "LESSONS_DIR", "Change", "Goto", "Lesson", "LessonError", "Question", "Step",
            "lesson_ids", "load", "parse"]

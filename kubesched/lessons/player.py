@@ -6,6 +6,10 @@ For each step: if it asks a prediction, the stage is ``predict`` (the view still
 previous step) until a guess is made; then ``narrate`` (the step's cursor, its narration and
 the reveal). ``advance`` goes to the next step, and after the last one to ``quiz`` (or
 ``done`` when the lesson has no quiz). Every transition returns a new ``Progress``.
+
+Nothing chosen is not an answer: ``guess`` and ``answer`` with no option change nothing (the
+page asks for a choice; a question whose right answer is "none of them" offers that as an
+option, quiz.NONE). ``skip_prediction`` records an empty guess, which is never graded.
 """
 
 from __future__ import annotations
@@ -55,17 +59,27 @@ def at_step(lesson: Lesson, progress: Progress, index: int) -> Progress:
     return _entry(lesson, index, progress)
 
 
-def guess(lesson: Lesson, progress: Progress, chosen: Iterable[str] | str) -> Progress:
+def guess(lesson: Lesson, progress: Progress, chosen: Iterable[str] | str | None) -> Progress:
     """Record the prediction for the current step and reveal it."""
-    if progress.stage != "predict":
+    picked = _picked(chosen)
+    if progress.stage != "predict" or not picked:
         return progress
-    picked = (chosen,) if isinstance(chosen, str) else tuple(sorted(chosen))
     guesses = tuple(sorted((dict(progress.guesses) | {progress.step: picked}).items()))
     return replace(progress, guesses=guesses, stage="narrate")
 
 
+def _picked(chosen: Iterable[str] | str | None) -> tuple[str, ...]:
+    if chosen is None:
+        return ()
+    return (chosen,) if isinstance(chosen, str) else tuple(sorted(chosen))
+
+
 def skip_prediction(lesson: Lesson, progress: Progress) -> Progress:
-    return guess(lesson, progress, ()) if progress.stage == "predict" else progress
+    """Go on without a guess (recorded as an empty guess: never graded)."""
+    if progress.stage != "predict":
+        return progress
+    guesses = tuple(sorted((dict(progress.guesses) | {progress.step: ()}).items()))
+    return replace(progress, guesses=guesses, stage="narrate")
 
 
 def advance(lesson: Lesson, progress: Progress) -> Progress:
@@ -89,10 +103,10 @@ def back(lesson: Lesson, progress: Progress) -> Progress:
     return replace(progress, step=progress.step - 1, stage="narrate")
 
 
-def answer(lesson: Lesson, progress: Progress, question: int, chosen: Iterable[str] | str) -> Progress:
-    if progress.stage != "quiz" or not 0 <= question < len(lesson.quiz):
+def answer(lesson: Lesson, progress: Progress, question: int, chosen: Iterable[str] | str | None) -> Progress:
+    picked = _picked(chosen)
+    if progress.stage != "quiz" or not 0 <= question < len(lesson.quiz) or not picked:
         return progress
-    picked = (chosen,) if isinstance(chosen, str) else tuple(sorted(chosen))
     answers = tuple(sorted((dict(progress.answers) | {question: picked}).items()))
     return replace(progress, answers=answers)
 

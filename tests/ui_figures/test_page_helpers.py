@@ -107,6 +107,27 @@ def test_answer_text(answer: object, expected: str) -> None:
     assert fl.answer_text(answer) == expected
 
 
+@pytest.mark.parametrize(("answer", "lang", "expected"), [
+    (("~tie",), "en", "Any of them — a random pick among equals"), ("~none", "zh", "都不是"),
+    (("~yes",), "zh", "是"), (("node-2", "~no"), "en", "node-2, No"),
+])
+def test_answer_text_words_the_tokens(answer: object, lang: str, expected: str) -> None:
+    assert fl.answer_text(answer, lang) == expected
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_feedback_key_has_text_with_exactly_its_arguments(lang: str) -> None:
+    import string
+
+    from kubesched.lessons import feedback, quiz
+    from kubesched.ui.i18n import CATALOG
+    for key, args in feedback.KEYS.items():
+        text = CATALOG[lang][f"lessons.why.{key}"]
+        assert {name for _, name, _, _ in string.Formatter().parse(text) if name} == set(args), key
+        assert fl.why_text(feedback.why(key, **{a: "x" for a in args}), lang)
+    assert all(fl.option_label(token, lang) != token for token in quiz.TOKENS)
+
+
 # -- records of a cycle ------------------------------------------------------------------------------
 def test_cycle_records_same_from_a_trace_and_from_a_slice() -> None:
     records = [Record(0, 0.0, Kind.LOG), Record(1, 0.0, Kind.CYCLE_START, cycle=1),

@@ -52,3 +52,20 @@ def test_play_lesson_01_to_the_end() -> None:
     _click(at, "lesson_finish")
     assert at.session_state["lesson_progress"][LESSON].stage == "done"
     assert at.query_params["lesson"] == [LESSON] or at.query_params["lesson"] == LESSON
+
+
+def test_reveal_with_nothing_chosen_asks_for_a_choice_and_a_wrong_guess_says_why() -> None:
+    at = streamlit_testing.AppTest.from_file(APP, default_timeout=120)
+    at.query_params["lesson"] = "06-filter"
+    at.run()
+    at.switch_page("kubesched/ui/pages/lessons.py").run()
+    assert at.session_state["lesson_progress"]["06-filter"].stage == "predict"
+    _click(at, "lesson_reveal")
+    assert at.session_state["lesson_progress"]["06-filter"].stage == "predict"
+    assert [w.value for w in at.warning] == ["Choose an answer first."]
+    (multi,) = [w for w in at.multiselect if w.key and w.key.startswith("lesson_guess_")]
+    multi.set_value(["node-ok", "node-small"])
+    _click(at, "lesson_reveal")
+    assert at.session_state["lesson_progress"]["06-filter"].stage == "narrate"
+    assert any(t.value.startswith("✗ Not quite.") for t in at.text)
+    assert any("node-small fails NodeResourcesFit: Insufficient cpu." in c.value for c in at.caption)

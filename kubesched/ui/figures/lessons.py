@@ -11,7 +11,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from kubesched.explain.cycles import cycle_records
+from kubesched.lessons.feedback import Why
+from kubesched.lessons.quiz import TOKENS
 from kubesched.trace import Kind, Record
+from kubesched.ui.i18n import t
 from kubesched.ui.theme import FILTER_OUTCOMES  # noqa: F401  (glyphs are shared with the filter matrix)
 
 PASS, FAIL, SKIPPED = "✓", "✗", "·"
@@ -48,9 +51,20 @@ def node_rows(records: Sequence[Record]) -> list[dict[str, Any]]:
     return [{"node": node, "filter": text, "total": totals.get(node)} for node, text in outcome.items()][:60]
 
 
-def answer_text(answer: object) -> str:
-    """A guess or an answer as the player prints it: a collection joined by commas, else ``str``."""
-    return ", ".join(answer) if isinstance(answer, (tuple, list, frozenset)) else str(answer)
+def option_label(option: str, lang: str) -> str:
+    """An option as the learner reads it: a token (quiz.TIE, NONE, YES, NO) in their language."""
+    return t(f"lessons.opt.{option[1:]}", lang) if option in TOKENS else option
+
+
+def answer_text(answer: object, lang: str = "en") -> str:
+    """A guess or an answer as the player prints it: options joined by commas, tokens worded."""
+    items = sorted(answer) if isinstance(answer, (tuple, list, frozenset, set)) else [str(answer)]
+    return ", ".join(option_label(str(item), lang) for item in items)
+
+
+def why_text(why: Why, lang: str) -> str:
+    """One feedback fact (kubesched.lessons.feedback) in the learner's language."""
+    return t(f"lessons.why.{why.key}", lang, **dict(why.args))
 
 
 def pod_rows(state: Any, records: Sequence[Record]) -> list[dict[str, Any]]:
@@ -63,4 +77,4 @@ def pod_rows(state: Any, records: Sequence[Record]) -> list[dict[str, Any]]:
             for p in state.pods][:60]
 
 
-__all__ = ["answer_text", "node_rows", "pod_rows"]
+__all__ = ["answer_text", "node_rows", "option_label", "pod_rows", "why_text"]

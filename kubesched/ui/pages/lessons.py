@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from kubesched.lessons import claims, player, quiz, runner
+from kubesched.lessons import claims, player, quiz, runner, whatif
 from kubesched.lessons import format as fmt
 from kubesched.ui import session
 from kubesched.ui.figures import lessons as rows
 from kubesched.ui.i18n import t
 from kubesched.ui.stepper import render_status
 
-RUN, PROGRESS, PICK = "lesson_run", "lesson_progress", "lesson_pick"
+RUN, PROGRESS, PICK, EMPTY = "lesson_run", "lesson_progress", "lesson_pick", "lesson_empty_choice"
 LESSON, LSTEP = "lesson", "lstep"      # this page's URL keys
 
 lang = session.lang()
@@ -34,7 +34,7 @@ def _run(lesson_id: str) -> dict:
     if run is None or run["id"] != lesson_id:
         with st.spinner(t("lessons.loading", lang)):
             sim, cursors = runner.play(fmt.load(lesson_id, "en"))
-        run = {"id": lesson_id, "sim": sim, "cursors": cursors}
+        run = {"id": lesson_id, "sim": sim, "cursors": cursors, "variants": {}}
         st.session_state[RUN] = run
     return run
 
@@ -78,14 +78,47 @@ def _act(fn, *args) -> None:
     _save(fn(lesson, st.session_state[PROGRESS][lesson.id], *args))
 
 
-def _guess(key: str) -> None:
+def _chosen(key: str) -> object:
+    """The widget's choice; remembers an empty one so the page asks for a choice instead of grading."""
     value = st.session_state.get(key)
-    _act(player.guess, value if value is not None else ())
+    st.session_state[EMPTY] = key if not value else None
+    return value
+
+
+def _guess(key: str) -> None:
+    _act(player.guess, _chosen(key))
 
 
 def _answer(index: int, key: str) -> None:
-    value = st.session_state.get(key)
-    _act(player.answer, index, value if value is not None else ())
+    _act(player.answer, index, _chosen(key))
+
+
+def _truth(question: fmt.Question) -> quiz.Answer:
+    """The computed answer at the current cursor (a what-if runs its variant once per session)."""
+    return quiz.answer(question, sim, lesson=lesson, variants=run["variants"])
+
+
+def _ask_choice(question: fmt.Question, truth: quiz.Answer, key: str) -> None:
+    label = lambda o: rows.option_label(o, lang)  # noqa: E731
+    if truth.multi:
+        st.multiselect(question.q, truth.options, key=key, format_func=label)
+    else:
+        st.radio(question.q, truth.options, key=key, index=None, format_func=label)
+    if truth.variant:
+        st.caption(t("lessons.variant", lang, changes="; ".join(whatif.describe(c) for c in question.what_if)))
+    if st.session_state.get(EMPTY) == key:
+        st.warning(t("lessons.choose_first", lang))
+
+
+def _grade(truth: quiz.Answer, chosen: tuple[str, ...]) -> bool:
+    """Right or wrong, the engine's answer, and why (computed from the run)."""
+    ok = truth.grade(chosen)
+    st.text(t("lessons.right" if ok else "lessons.wrong", lang) + "  "
+            + t("lessons.answer", lang, answer=rows.answer_text(truth.correct, lang)))
+    reasons = truth.because if ok else truth.feedback(chosen)
+    if reasons:
+        st.caption(t("lessons.why", lang) + " " + " ".join(rows.why_text(w, lang) for w in reasons))
+    return ok
 
 
 def _sandbox(cursor: int) -> None:
@@ -112,26 +145,23 @@ with left:
         step = lesson.steps[progress.step]
         st.caption(t("lessons.step", lang, n=progress.step + 1, total=len(lesson.steps)))
         if progress.stage == "predict" and step.predict is not None:
-            sim.seek(cursors[progress.step])
-            expected = quiz.answer(step.predict, sim)
-            sim.seek(cursor)
+            runner.show(sim, cursors, progress.step)
+            expected = _truth(step.predict)
+            runner.show(sim, cursors, shown)
             st.subheader(t("lessons.predict", lang))
             key = f"lesson_guess_{lesson.id}_{progress.step}"
-            if expected.multi:
-                st.multiselect(step.predict.q, expected.options, key=key)
-            else:
-                st.radio(step.predict.q, expected.options, key=key, index=None)
+            _ask_choice(step.predict, expected, key)
             c1, c2 = st.columns(2)
             c1.button(t("lessons.reveal", lang), key="lesson_reveal", on_click=_guess, args=(key,))
             c2.button(t("lessons.skip", lang), key="lesson_skip", on_click=_act, args=(player.skip_prediction,))
         else:
             st.markdown(step.narration)
-            if step.predict is not None and progress.guess_of(progress.step) is not None:
-                truth = quiz.answer(step.predict, sim)
-                guess = progress.guess_of(progress.step)
-                st.text(t("lessons.your_guess", lang, guess=rows.answer_text(guess) or "—"))
-                st.text(t("lessons.answer", lang, answer=rows.answer_text(sorted(truth.correct))))
-                st.text(t("lessons.right" if truth.grade(guess) else "lessons.wrong", lang))
+            guess = progress.guess_of(progress.step) if step.predict is not None else None
+            if guess:
+                st.text(t("lessons.your_guess", lang, guess=rows.answer_text(guess, lang)))
+                _grade(_truth(step.predict), guess)
+            elif guess is not None:
+                st.caption(t("lessons.skipped", lang))
             st.caption(t("lessons.claims", lang))
             for verdict in claims.check_all(step.claims, sim):
                 st.text(("✓ " if verdict.holds else "✗ ") + verdict.claim.text)
@@ -146,18 +176,12 @@ with left:
         st.subheader(t("lessons.quiz", lang))
         right_count = 0
         for i, question in enumerate(lesson.quiz):
-            truth = quiz.answer(question, sim)
+            truth = _truth(question)
             key = f"lesson_quiz_{lesson.id}_{i}"
-            if truth.multi:
-                st.multiselect(question.q, truth.options, key=key)
-            else:
-                st.radio(question.q, truth.options, key=key, index=None)
+            _ask_choice(question, truth, key)
             given = progress.answer_of(i)
             if given is not None:
-                ok = truth.grade(given)
-                right_count += ok
-                st.text(t("lessons.right" if ok else "lessons.wrong", lang) + "  "
-                        + t("lessons.answer", lang, answer=rows.answer_text(sorted(truth.correct))))
+                right_count += _grade(truth, given)
             else:
                 st.button(t("lessons.check", lang), key=f"lesson_check_{i}", on_click=_answer, args=(i, key))
         st.text(t("lessons.score", lang, right=right_count, total=len(lesson.quiz)))
