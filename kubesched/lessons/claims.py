@@ -374,6 +374,48 @@ def _lease_holder(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
     return who == a[0], who
 
 
+def _terminating(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
+    ps = view.pod_state(pod_key(a[0]))
+    return ps.terminating, f"{ps.phase}{' (Terminating)' if ps.terminating else ''}"
+
+
+def _preemptions(view: View, pod: str) -> list[Record]:
+    return _in_cycle(view, pod_key(pod), Kind.PREEMPTION)
+
+
+def _no_preemption(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
+    recs = _preemptions(view, a[0])
+    return not recs, f"{len(recs)} PREEMPTION records"
+
+
+def _not_eligible(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
+    recs = _preemptions(view, a[0])
+    if not recs:
+        return False, "preemption did not run"
+    d = recs[-1].data
+    return not d.eligible and d.reason == a[1], "eligible" if d.eligible else f"not eligible: {d.reason}"
+
+
+def _unresolvable(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
+    node, pod = a
+    recs = _preemptions(view, pod)
+    if not recs:
+        return False, "preemption did not run"
+    got = recs[-1].data.unresolvable_nodes
+    return node in got, f"unresolvable: {list(got)}"
+
+
+def _potential(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
+    recs = _preemptions(view, a[0])
+    got = recs[-1].data.potential_nodes if recs else None
+    return got is not None and sorted(got) == sorted(_list(a[1])), str(list(got) if got is not None else None)
+
+
+def _expired(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
+    rec = view.last(Kind.EXPIRE, lambda r: r.pod == pod_key(a[0]))
+    return rec is not None, f"expired at t={rec.time:g}s" if rec else "not expired"
+
+
 def _cycle(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
     return view.sim.cycle == int(a[0]), str(view.sim.cycle)
 
@@ -452,6 +494,16 @@ FORMS: tuple[tuple[str, str, Handler, str], ...] = (
     ("event", rf'event ([A-Za-z]+) on {P} says {Q}', _event, 'event Reason on P says "message"'),
     ("last-move", rf"last move of {P} is ([A-Za-z-]+) -> ([A-Za-z-]+) on ([A-Za-z]+)", _last_move,
      "last move of P is SRC -> DST on Event   (- for outside the queue)"),
+    ("terminating", rf"pod {P} is Terminating", _terminating,
+     "pod P is Terminating   (deleted, its grace period still running)"),
+    ("no-preemption", rf"preemption did not run for {P}", _no_preemption, "preemption did not run for P"),
+    ("not-eligible", rf"preemption for {P} is not eligible because ([A-Za-z]+)", _not_eligible,
+     "preemption for P is not eligible because Reason   (podEligibleToPreemptOthers)"),
+    ("unresolvable", rf"node {N} is unresolvable for preemption of {P}", _unresolvable,
+     "node N is unresolvable for preemption of P   (UnschedulableAndUnresolvable: dropped)"),
+    ("potential", rf"potential nodes for preemption of {P} are {LIST}", _potential,
+     "potential nodes for preemption of P are [a, b]"),
+    ("expired", rf"{P} expired from the cache", _expired, "P expired from the cache   (cleanupAssumedPods)"),
     ("backoff", rf"backoff of {P} expires at t={NUM}s", _backoff, "backoff of P expires at t=Ss"),
     ("time", rf"time is {NUM}s", _time, "time is Ss"),
     ("queues", r"queues are activeQ=(\d+) podBackoffQ=(\d+) unschedulableQ=(\d+)", _queues,

@@ -90,6 +90,7 @@ class PodState:
     bound_at: float | None
     queue: str = ""                # the sub-queue it waits in, if any
     priority: int = 0
+    terminating: bool = False      # deleted with a grace period that has not run out (deletionTimestamp set)
 
     @property
     def key(self) -> str:
@@ -230,7 +231,8 @@ def _pod_state(pod: Pod, queues: QueueState, attempts: Mapping[str, int], bound_
             phase = PHASE_PENDING
     count = queued.attempts if queued is not None else attempts.get(key, 0)
     return PodState(meta.namespace, meta.name, phase, pod.spec.node_name, pod.status.nominated_node_name,
-                    count, bound_at.get(key), queued.queue if queued else "", get_pod_priority(pod))
+                    count, bound_at.get(key), queued.queue if queued else "", get_pod_priority(pod),
+                    phase != PHASE_DELETED and meta.deletion_timestamp is not None)
 
 
 def capture_events(api: Any) -> tuple[EventState, ...]:

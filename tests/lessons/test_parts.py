@@ -18,6 +18,13 @@ GOOD = [
     ("queues are activeQ=1 podBackoffQ=0 unschedulableQ=2", "queues", ("1", "0", "2")),
     ("extender http://127.0.0.1:1/scheduler Filter for web was ignored", "extender",
      ("http://127.0.0.1:1/scheduler", "Filter", "web", "ignored")),
+    ("pod cache-2 is Terminating", "terminating", ("cache-2",)),
+    ("preemption did not run for low", "no-preemption", ("low",)),
+    ("preemption for p is not eligible because TerminatingPodsOnNominatedNode", "not-eligible",
+     ("p", "TerminatingPodsOnNominatedNode")),
+    ("node n1 is unresolvable for preemption of p", "unresolvable", ("n1", "p")),
+    ("potential nodes for preemption of p are [n2]", "potential", ("p", "[n2]")),
+    ("web-1 expired from the cache", "expired", ("web-1",)),
 ]
 BAD = [
     "pod web-1 is in someQ",
