@@ -38,6 +38,8 @@ a TIME record at that time (kubesched.trace.records), so "time is 61s" holds on 
 
 The narration of each step is the Markdown section headed ``## <step id>``; an optional
 ``## intro`` section comes first. ``q`` fields are the only other language-specific text.
+``<!-- … -->`` comments in the narration are for authors and never shown: cite there the
+upstream function each sentence rests on (``<!-- upstream: scheduler.go scheduleOne -->``).
 
 Claims (``claims``) are sentences in the fixed grammar of ``claims.GRAMMAR``, checked against the
 engine at the step's cursor; the page shows each with ✓ or ✗, and the lesson tests require ✓.
@@ -115,6 +117,7 @@ QUESTION_KEYS = ("ask", "q", "what_if", "at")
 _FRONT = re.compile(r"\A---\s*\n(.*?)\n---\s*\n(.*)\Z", re.DOTALL)
 _HEADING = re.compile(r"^## +(\S+)\s*$", re.MULTILINE)
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 
 
 class LessonError(ValueError):
@@ -271,7 +274,7 @@ def _sections(body: str, where: str) -> dict[str, str]:
     for sid, text in zip(parts[1::2], parts[2::2]):
         if sid in out:
             raise LessonError(f"{where}: two narration sections for {sid!r}")
-        out[sid] = " ".join(text.split())
+        out[sid] = " ".join(_COMMENT.sub(" ", text).split())
     return out
 
 
