@@ -445,7 +445,7 @@ def _requests(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
 def _record(kind: Kind) -> Handler:
     def handler(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
         recs = _in_cycle(view, pod_key(a[0]), kind)
-        return bool(recs), f"{len(recs)} {kind.value} records"
+        return bool(recs), f"{len(recs)} {kind.value} record{'s' if len(recs) != 1 else ''} in its last cycle"
     return handler
 
 

@@ -36,7 +36,7 @@ from kubesched.trace import PICK_CRITERIA, Kind
 
 TIE, NONE, YES, NO = "~tie", "~none", "~yes", "~no"
 TOKENS = (TIE, NONE, YES, NO)
-QUEUE_CHOICES = ("activeQ", "podBackoffQ", "unschedulableQ", "none (bound)")
+QUEUE_CHOICES = ("activeQ", "podBackoffQ", "unschedulableQ", "~none")  # NONE: in no queue (popped or bound)
 CRITERIA = PICK_CRITERIA  # the rule names preemption records, in pickOneNodeForPreemption order
 MOVE_EVENTS = ("PodAdd", "NodeAdd", "AssignedPodAdd", "AssignedPodDelete", "UnschedulableTimeout",
                "BackoffComplete", "ScheduleAttemptFailure", "NodeSpecUnschedulableChange")
@@ -261,7 +261,7 @@ def _last_move(view: View, pod: str, pops: bool = True) -> Why:
 
 def _queue_of(view: View, q: Question) -> Answer:
     pod = _pod(q)
-    got = _queue_now(view, pod) or QUEUE_CHOICES[-1]
+    got = _queue_now(view, pod) or NONE
     return Answer(QUEUE_CHOICES, frozenset([got]), because=(_last_move(view, pod),))
 
 
@@ -406,15 +406,15 @@ ASKS: dict[str, Callable[[View, Question], Answer]] = {
 
 
 def variant(question: Question, lesson: Lesson | None,
-            variants: MutableMapping[Any, Any] | None = None) -> Any:
-    """The what-if run of ``question`` (cached in ``variants`` by its changes and stop)."""
+            variants: MutableMapping[Any, Any] | None = None, seed: int | None = None) -> Any:
+    """The what-if run of ``question`` with ``seed`` (cached in ``variants`` by its changes, stop and seed)."""
     if lesson is None:
         raise QuizError(f"{question.ask}: a what-if question needs its lesson")
-    key = (lesson.id, question.what_if, question.at)
+    key = (lesson.id, question.what_if, question.at, seed)
     if variants is not None and key in variants:
         return variants[key]
     try:
-        sim = whatif.run(lesson, question)
+        sim = whatif.run(lesson, question, seed=seed)
     except LessonError as err:
         raise QuizError(str(err)) from None
     if variants is not None:
@@ -425,12 +425,12 @@ def variant(question: Question, lesson: Lesson | None,
 def answer(question: Question, sim: Any, view: View | None = None, *, lesson: Lesson | None = None,
            variants: MutableMapping[Any, Any] | None = None) -> Answer:
     """The options, correct answer(s) and reasons of ``question``: at the cursor of ``sim``, or on
-    its what-if variant (which needs ``lesson``; ``variants`` caches those runs)."""
+    its what-if variant (which needs ``lesson``; it runs with ``sim``'s seed; ``variants`` caches those runs)."""
     fn = ASKS.get(question.ask)
     if fn is None:
         raise QuizError(f"unknown question {question.ask!r} (one of {', '.join(sorted(ASKS))})")
     if question.what_if:
-        view = View(variant(question, lesson, variants))
+        view = View(variant(question, lesson, variants, seed=sim.inputs.seed))
     try:
         result = fn(view or View(sim), question)
     except ClaimError as err:

@@ -137,12 +137,13 @@ def _json(data: Any) -> str:
     return yaml.safe_dump(data, default_flow_style=True, sort_keys=False).strip()
 
 
-def run(lesson: Lesson, question: Question) -> Simulation:
-    """The variant's Simulation, stopped where ``question.at`` says (default: idle)."""
+def run(lesson: Lesson, question: Question, seed: int | None = None) -> Simulation:
+    """The variant's Simulation (with ``seed``, else the cluster's), stopped where ``question.at``
+    says (default: idle)."""
     text, config = variant_source(lesson, question.what_if)
     try:
         sim = Simulation.from_yaml(text, config=config if config is not None else lesson.config_path,
-                                   horizon=lesson.horizon)
+                                   horizon=lesson.horizon, seed=seed)
     except ValueError as err:
         raise LessonError(f"{lesson.path or lesson.id}: the what-if variant does not load: {err}") from None
     if not question.at:

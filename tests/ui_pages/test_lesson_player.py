@@ -44,11 +44,14 @@ def test_play_lesson_01_to_the_end() -> None:
         assert not any(t.value.startswith("✗ ") and " " in t.value and "Not quite" not in t.value for t in at.text)
         _click(at, "lesson_continue")
     assert at.session_state["lesson_progress"][LESSON].stage == "quiz"
-    for i, radio in enumerate(w for w in at.radio if w.key and w.key.startswith("lesson_quiz_")):
+    for radio in (w for w in at.radio if w.key and w.key.startswith("lesson_quiz_")):
         radio.set_value(radio.options[0])
+    for multi in (w for w in at.multiselect if w.key and w.key.startswith("lesson_quiz_")):
+        multi.set_value(["zone-b-large-1"])
     at.run()
     for i in range(3):
         _click(at, f"lesson_check_{i}")
+    assert any("Answered by running a variant of this cluster: patch Pod/web-1" in c.value for c in at.caption)
     _click(at, "lesson_finish")
     assert at.session_state["lesson_progress"][LESSON].stage == "done"
     assert at.query_params["lesson"] == [LESSON] or at.query_params["lesson"] == LESSON
