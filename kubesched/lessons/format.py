@@ -36,6 +36,11 @@ The page shows a finished run: it plays every step once, keeps each step's curso
 there (runner.show). A step that only lets time pass (``advance``, an action's ``at``) ends on
 a TIME record at that time (kubesched.trace.records), so "time is 61s" holds on the page too.
 
+``view`` (optional) names the figure the page shows beside the step's narration: queue (the
+queue timeline and state machine), filter (the Filter matrix, "not evaluated" cells included),
+score (the Score breakdown), preemption (the victims chart), binding (the binding-cycle
+timeline), startup, election; without it the page picks the one of the step's last decision.
+
 The narration of each step is the Markdown section headed ``## <step id>``; an optional
 ``## intro`` section comes first. ``q`` fields are the only other language-specific text.
 ``<!-- … -->`` comments in the narration are for authors and never shown: cite there the
@@ -114,6 +119,7 @@ GOTO_VERBS = ("until", "unit", "advance", "idle")
 ACTION_VERBS = ("create", "update", "delete", "cordon", "uncordon", "killLeader")
 UNITS = ("event", "phase", "pod")
 QUESTION_KEYS = ("ask", "q", "what_if", "at")
+VIEWS = ("queue", "filter", "score", "preemption", "binding", "startup", "election")
 _FRONT = re.compile(r"\A---\s*\n(.*?)\n---\s*\n(.*)\Z", re.DOTALL)
 _HEADING = re.compile(r"^## +(\S+)\s*$", re.MULTILINE)
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -178,6 +184,7 @@ class Step:
     claims: tuple[str, ...]
     predict: Question | None
     narration: str
+    view: str = ""               # the figure beside the narration (VIEWS); "" lets the page choose
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,7 +211,7 @@ class Lesson:
     def structure(self) -> tuple[Any, ...]:
         """Everything but the wording: equal for the two languages of one lesson."""
         return (self.id, self.cluster, self.config, self.horizon,
-                tuple((s.id, s.goto, s.claims, _bare(s.predict)) for s in self.steps),
+                tuple((s.id, s.goto, s.claims, _bare(s.predict), s.view) for s in self.steps),
                 tuple(_bare(q) for q in self.quiz))
 
 
@@ -283,8 +290,11 @@ def _step(item: Any, i: int, sections: dict[str, str], where: str) -> Step:
     if not isinstance(item, dict):
         raise LessonError(f"{at} must be a mapping")
     for key in item:
-        if key not in ("id", "goto", "claims", "predict"):
-            raise LessonError(f"{at}: unknown field {key!r} (expected id, goto, claims, predict)")
+        if key not in ("id", "goto", "claims", "predict", "view"):
+            raise LessonError(f"{at}: unknown field {key!r} (expected id, goto, claims, predict, view)")
+    view = item.get("view", "")
+    if view and view not in VIEWS:
+        raise LessonError(f"{at}.view must be one of {', '.join(VIEWS)}")
     sid = item.get("id")
     if not isinstance(sid, str) or not _ID.match(sid):
         raise LessonError(f"{at}.id must be lower-case letters, digits and '-'")
@@ -300,7 +310,7 @@ def _step(item: Any, i: int, sections: dict[str, str], where: str) -> Step:
     narration = sections.get(sid, "")
     if not narration:
         raise LessonError(f"{at}: no narration (a '## {sid}' section)")
-    return Step(sid, goto, tuple(c.strip() for c in claims), predict, narration)
+    return Step(sid, goto, tuple(c.strip() for c in claims), predict, narration, view)
 
 
 def _goto(g: Any, at: str) -> Goto:
@@ -423,5 +433,5 @@ def load(lesson_id: str, lang: str = "en", root: pathlib.Path = LESSONS_DIR) -> 
     return parse(text, name=lesson_id, lang=lang, path=str(path.relative_to(root.parent)))
 
 
-__all__ = ["CLUSTERS_DIR", "LANGS", "LESSONS_DIR", "Change", "Goto", "Lesson", "LessonError", "Question", "Step",
+__all__ = ["CLUSTERS_DIR", "LANGS", "LESSONS_DIR", "VIEWS", "Change", "Goto", "Lesson", "LessonError", "Question", "Step",
            "lesson_ids", "load", "parse"]

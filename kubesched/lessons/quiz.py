@@ -136,10 +136,12 @@ def _feasible_nodes(view: View, q: Question) -> Answer:
     walk = _walk(view, _pod(q))
     nodes = tuple(sorted(set(walk.nodes)))[:12]
     feasible = frozenset(walk.feasible())
-    return Answer(nodes + (NONE,), feasible or frozenset([NONE]), multi=True,
-                  because=() if feasible else (why("unschedulable", pod=fb.short(_pod(q)), message=_fit_message(
-                      view, _pod(q))),),
-                  why=tuple((n, fb.node_filter(walk, n)) for n in nodes))
+    reasons = tuple((n, fb.node_filter(walk, n)) for n in nodes)
+    if not feasible:
+        because = (why("unschedulable", pod=fb.short(_pod(q)), message=_fit_message(view, _pod(q))),)
+        return Answer(nodes + (NONE,), frozenset([NONE]), multi=True, because=because, why=reasons)
+    first = sorted(feasible)[0]
+    return Answer(nodes + (NONE,), feasible, multi=True, why=reasons + ((NONE, fb.node_filter(walk, first)),))
 
 
 def _fit_message(view: View, pod: str) -> str:
@@ -379,6 +381,7 @@ def _victims(view: View, q: Question) -> Answer:
                if isinstance(step, tuple) and step[0] == "PreFilterExtensionRemovePod"}
     options = tuple(sorted(removed | victims)) + (NONE,)
     reasons = tuple((p, why("victim" if p in victims else "reprieved", pod=p, node=node)) for p in options[:-1])
+    reasons += tuple((NONE, dict(reasons)[v]) for v in sorted(victims)[:1])
     return Answer(options, victims or frozenset([NONE]), multi=True,
                   because=(why("victims", node=node, victims=fb.names(sorted(victims))),), why=reasons)
 

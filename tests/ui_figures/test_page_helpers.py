@@ -128,6 +128,41 @@ def test_every_feedback_key_has_text_with_exactly_its_arguments(lang: str) -> No
     assert all(fl.option_label(token, lang) != token for token in quiz.TOKENS)
 
 
+@pytest.mark.parametrize(("kinds", "start", "explicit", "view"), [
+    ((Kind.CYCLE_START, Kind.FILTER_RUN, Kind.SCORE_RUN), 1, "", "score"),
+    ((Kind.FILTER_RUN, Kind.QUEUE_MOVE, Kind.EVENT), 0, "", "queue"),     # a failed cycle ends in the queue
+    ((Kind.FILTER_RUN, Kind.LOG), 2, "", "filter"),                       # nothing decided since: the one before
+    ((Kind.PREEMPTION, Kind.NOMINATE, Kind.QUEUE_MOVE), 0, "preemption", "preemption"),
+    ((Kind.LEADER_ELECTION,), 0, "", "election"),
+    ((Kind.TIME,), 0, "", "queue"),
+    ((), 0, "", "queue"),
+])
+def test_step_view_is_the_lessons_or_the_steps_last_decision(kinds, start, explicit, view) -> None:
+    records = [Record(i, 0.0, kind) for i, kind in enumerate(kinds)]
+    assert fl.step_view(records, start, explicit) == view
+
+
+def test_step_view_names_binding_phases_only() -> None:
+    from kubesched.trace.records import Phase
+    records = [Record(0, 0.0, Kind.FILTER_RUN), Record(1, 0.0, Kind.PHASE_END, data=Phase("Filter", "Success")),
+               Record(2, 0.0, Kind.PHASE_END, data=Phase("Reserve", "Success"))]
+    assert fl.step_view(records[:2], 0) == "filter"
+    assert fl.step_view(records, 2) == "binding"
+
+
+def test_pod_rows_show_node_nominated_node_and_terminating() -> None:
+    from kubesched.sim.state import PodState
+    state = type("State", (), {"pods": (
+        PodState("default", "cache-2", "Running", "node-2", "", 0, 0.0, terminating=True),
+        PodState("default", "critical-api", "Pending", "", "node-2", 1, None, "unschedulableQ"))})()
+    from kubesched.trace.records import QueueMove
+    moves = [Record(0, 0.0, Kind.QUEUE_MOVE, pod="default/critical-api",
+                    data=QueueMove("", "unschedulableQ", "ScheduleAttemptFailure"))]
+    assert fl.pod_rows(state, moves) == [
+        {"pod": "cache-2", "queue": "", "node": "node-2", "nominated": "", "phase": "Terminating"},
+        {"pod": "critical-api", "queue": "unschedulableQ", "node": "", "nominated": "node-2", "phase": "Pending"}]
+
+
 # -- records of a cycle ------------------------------------------------------------------------------
 def test_cycle_records_same_from_a_trace_and_from_a_slice() -> None:
     records = [Record(0, 0.0, Kind.LOG), Record(1, 0.0, Kind.CYCLE_START, cycle=1),

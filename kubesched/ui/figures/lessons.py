@@ -1,56 +1,148 @@
-"""Compact rows for the lesson player's side view: the current cycle's Filter outcome and total
-score per node, and where each pod is.
+"""The lesson player's side view: the figure that makes a step's point, and where each pod is.
 
-Upstream: pkg/scheduler/core/generic_scheduler.go (findNodesThatFitPod, prioritizeNodes),
-pkg/scheduler/internal/queue/scheduling_queue.go. Pure: records/state in, rows out.
+Upstream: pkg/scheduler/internal/queue/scheduling_queue.go (the queue views),
+pkg/scheduler/core/generic_scheduler.go (findNodesThatPassFilters, prioritizeNodes, Preempt),
+pkg/scheduler/scheduler.go (scheduleOne's binding cycle), cmd/kube-scheduler/app/server.go and
+client-go leaderelection (startup, election). Pure: records/state in, figures and rows out.
+
+``step_view`` chooses the figure for a step (the lesson's ``view``, else the one of the step's
+last decision); ``view_panels`` builds it from the figure builders of the other pages, from
+the records visible at the cursor only (a lesson never shows the future). Big walks are cut
+to the first ``ROWS`` nodes. ``pod_rows`` lists every pod with its queue, node, nominated node
+and phase (Terminating while a deleted pod's grace period runs).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any
+
+import plotly.graph_objects as go
 
 from kubesched.explain.cycles import cycle_records
 from kubesched.lessons.feedback import Why
 from kubesched.lessons.quiz import TOKENS
 from kubesched.trace import Kind, Record
+from kubesched.ui.figures import binding, preemption, queues, schedule_filter, schedule_score, startup
 from kubesched.ui.i18n import t
-from kubesched.ui.theme import FILTER_OUTCOMES  # noqa: F401  (glyphs are shared with the filter matrix)
 
-PASS, FAIL, SKIPPED = "✓", "✗", "·"
+ROWS = 12
+BINDING_PHASES = frozenset(binding.ALL_PHASES)
+_VIEW_OF_KIND = {
+    Kind.PREEMPTION: "preemption", Kind.NOMINATE: "preemption", Kind.VICTIM: "preemption",
+    Kind.SCORE_RUN: "score", Kind.FILTER_RUN: "filter",
+    Kind.QUEUE_MOVE: "queue", Kind.TIME: "queue", Kind.REQUEUE: "queue",
+    Kind.ASSUME: "binding", Kind.FORGET: "binding", Kind.EXPIRE: "binding", Kind.PERMIT_WAIT: "binding",
+    Kind.BIND: "binding", Kind.BINDING_CYCLE_START: "binding", Kind.BINDING_CYCLE_END: "binding",
+    Kind.LEADER_ELECTION: "election", Kind.STARTUP_STEP: "startup",
+}
 
 
-def last_cycle(records: Sequence[Record]) -> int | None:
-    for record in reversed(records):
-        if record.kind is Kind.CYCLE_START:
-            return record.cycle
-    return None
+@dataclass(frozen=True, slots=True)
+class Panel:
+    key: str
+    figure: go.Figure
+    caption: str = ""
 
 
-def node_rows(records: Sequence[Record]) -> list[dict[str, Any]]:
-    """One row per node visited in the last cycle: first failing filter (or ✓) and total score."""
-    cycle = last_cycle(records)
-    if cycle is None:
+# -- which figure --------------------------------------------------------------------------------------
+def _view_of(record: Record) -> str:
+    if record.kind in (Kind.PHASE_START, Kind.PHASE_END):
+        return "binding" if getattr(record.data, "phase", "") in BINDING_PHASES else ""
+    return _VIEW_OF_KIND.get(record.kind, "")
+
+
+def step_view(records: Sequence[Record], start: int, explicit: str = "") -> str:
+    """The figure of a step showing ``records`` (the visible trace) since ``start``: ``explicit``
+    if given, else the view of the step's last decision (of the last one before it if the step
+    made none); "queue" when nothing decided yet."""
+    if explicit:
+        return explicit
+    for span in (records[start:], records[:start]):
+        for record in reversed(span):
+            view = _view_of(record)
+            if view:
+                return view
+    return "queue"
+
+
+# -- the figures ------------------------------------------------------------------------------------------
+def _cycle(visible: Sequence[Record]) -> tuple[list[Record], str]:
+    """The records and profile of the last scheduling cycle that started before the cursor."""
+    start = next((r for r in reversed(visible) if r.kind is Kind.CYCLE_START), None)
+    if start is None or start.cycle is None:
+        return [], ""
+    return cycle_records(visible, start.cycle), start.profile or ""
+
+
+def _filter_panels(trace: Sequence[Record], visible: Sequence[Record], lang: str) -> list[Panel]:
+    records, profile = _cycle(visible)
+    if not any(r.kind is Kind.FILTER_RUN for r in records):
         return []
-    mine = cycle_records(records, cycle)
-    outcome: dict[str, str] = {}
-    walk = next((r.data for r in mine if r.kind is Kind.FILTER_RUN), None)
-    if walk is not None:
-        for node, check in walk.outcomes() if walk.plugins else ():
-            failure = check.first_failure()
-            if failure is not None and not outcome.get(node, "").startswith(FAIL):
-                outcome[node] = f"{FAIL} {failure.plugin}: {'; '.join(failure.reasons)}"
-            elif check.passes:
-                outcome.setdefault(node, PASS)
-        for node in walk.not_visited():
-            outcome[node] = f"{SKIPPED} not visited"
-    totals: dict[str, int] = {}
-    for r in mine:
-        if r.kind is Kind.SCORE_RUN and not r.data.error:
-            totals = dict(zip(r.data.nodes, r.data.totals))
-    return [{"node": node, "filter": text, "total": totals.get(node)} for node, text in outcome.items()][:60]
+    matrix = schedule_filter.filter_matrix(records, schedule_filter.profile_filters(trace, profile))
+    caption = ""
+    if len(matrix.nodes) > ROWS:
+        caption = t("lessons.rows_cut", lang, shown=ROWS, total=len(matrix.nodes))
+        matrix = replace(matrix, nodes=matrix.nodes[:ROWS], codes=matrix.codes[:ROWS], reasons=matrix.reasons[:ROWS],
+                         stopped_by=matrix.stopped_by[:ROWS], status_codes=matrix.status_codes[:ROWS])
+    return [Panel("filter", schedule_filter.filter_matrix_figure(matrix, lang), caption)]
 
 
+def _score_panels(visible: Sequence[Record], lang: str) -> list[Panel]:
+    records, _ = _cycle(visible)
+    table = schedule_score.score_table(records)
+    if table is None:
+        return []
+    run = next(r.data for r in records if r.kind is Kind.SCORE_RUN)
+    caption = schedule_score.uniform_caption(table, lang)
+    if len(table.nodes) > ROWS:
+        caption = " ".join(c for c in (caption, t("lessons.rows_cut", lang, shown=ROWS, total=len(table.nodes))) if c)
+        table = replace(table, nodes=table.nodes[:ROWS])
+    figure = schedule_score.score_breakdown_figure(table, run.selected, lang)
+    low, high = figure.layout.xaxis.range
+    figure.update_xaxes(range=[low, high * 1.5])  # room for the seven-digit totals in a narrow column
+    figure.update_traces(cliponaxis=False, selector={"name": "total"})
+    return [Panel("score", figure, caption)]
+
+
+def _preemption_panels(visible: Sequence[Record], lang: str) -> list[Panel]:
+    attempts = preemption.preemption_attempts(visible)
+    if not attempts or not attempts[-1].candidates:
+        return []
+    return [Panel("victims", preemption.victims_figure(attempts[-1], lang))]
+
+
+def _binding_panels(visible: Sequence[Record], cursor: int, lang: str) -> list[Panel]:
+    attempt = binding.attempt_at_cursor(visible) or next(iter(reversed(binding.binding_attempts(visible))), None)
+    if attempt is None:
+        return []
+    steps = binding.binding_steps(visible, attempt.pod, attempt.cycle)
+    return [Panel("binding", binding.timeline_figure(steps, cursor, lang))]
+
+
+def view_panels(view: str, trace: Sequence[Record], cursor: int, time: float, lang: str = "en") -> list[Panel]:
+    """The figure(s) of ``view`` at ``cursor``, built from the visible records only."""
+    visible = trace[:cursor]
+    if view == "filter":
+        return _filter_panels(trace, visible, lang)
+    if view == "score":
+        return _score_panels(visible, lang)
+    if view == "preemption":
+        return _preemption_panels(visible, lang)
+    if view == "binding":
+        return _binding_panels(visible, cursor, lang)
+    if view == "startup":
+        steps = startup.timeline(visible, cursor)
+        return [Panel("startup", startup.timeline_figure(steps, show_future=False, lang=lang))] if steps else []
+    if view == "election":
+        return [Panel("election", startup.election_figure(visible, cursor, lang=lang))]
+    counts = queues.counts_figure(visible, cursor, time, lang=lang)
+    counts.update_layout(legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0})  # clear of the axis title
+    return [Panel("queue_counts", counts), Panel("queue_states", queues.state_machine_figure(visible, cursor, lang=lang))]
+
+
+# -- text -----------------------------------------------------------------------------------------------------
 def option_label(option: str, lang: str) -> str:
     """An option as the learner reads it: a token (quiz.TIE, NONE, YES, NO) in their language."""
     return t(f"lessons.opt.{option[1:]}", lang) if option in TOKENS else option
@@ -67,14 +159,17 @@ def why_text(why: Why, lang: str) -> str:
     return t(f"lessons.why.{why.key}", lang, **dict(why.args))
 
 
+# -- pods -------------------------------------------------------------------------------------------------------
 def pod_rows(state: Any, records: Sequence[Record]) -> list[dict[str, Any]]:
-    """Every pod: its queue (from the last visible move), phase and node."""
+    """Every pod: its queue (from the last visible move), node, nominated node and phase
+    ("Terminating" while a deleted pod's grace period runs)."""
     where: dict[str, str] = {}
     for r in records:
         if r.kind is Kind.QUEUE_MOVE and r.pod:
             where[r.pod] = r.data.target
-    return [{"pod": p.key, "queue": where.get(p.key, ""), "phase": p.phase, "node": p.node or p.nominated_node}
+    return [{"pod": p.key.removeprefix("default/"), "queue": where.get(p.key, ""), "node": p.node,
+             "nominated": p.nominated_node, "phase": "Terminating" if p.terminating else p.phase}
             for p in state.pods][:60]
 
 
-__all__ = ["answer_text", "node_rows", "option_label", "pod_rows", "why_text"]
+__all__ = ["ROWS", "Panel", "answer_text", "option_label", "pod_rows", "step_view", "view_panels", "why_text"]

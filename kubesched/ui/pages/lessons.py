@@ -1,8 +1,10 @@
-"""Lesson player: narration one step at a time with Continue, predict-then-reveal, the view at
-that step, a quiz computed from the trace, and "open this step in the sandbox".
+"""Lesson player: narration one step at a time with Continue, predict-then-reveal, beside it the
+figure that makes the step's point (queue timeline and state machine, Filter matrix, Score
+breakdown, victims, binding timeline, startup, election) and the pods, a quiz computed from
+the trace with the reasons, and "open this step in the sandbox" as a second door.
 
 Upstream: no counterpart. Layout only: lessons come from kubesched/lessons (format, runner,
-claims, quiz, player) and the side rows from kubesched/ui/figures/lessons.py. The URL names the
+claims, quiz, player) and the side view from kubesched/ui/figures/lessons.py. The URL names the
 lesson and the step (``?lesson=04-queues&lstep=3``); progress is kept in the session.
 """
 
@@ -101,7 +103,7 @@ def _truth(question: fmt.Question) -> quiz.Answer:
 def _ask_choice(question: fmt.Question, truth: quiz.Answer, key: str) -> None:
     label = lambda o: rows.option_label(o, lang)  # noqa: E731
     if truth.multi:
-        st.multiselect(question.q, truth.options, key=key, format_func=label)
+        st.multiselect(question.q, truth.options, key=key, format_func=label, placeholder=t("lessons.choose", lang))
     else:
         st.radio(question.q, truth.options, key=key, index=None, format_func=label)
     if truth.variant:
@@ -139,7 +141,7 @@ if st.query_params.get(LSTEP) != str(progress.step + 1):
 if progress.step == 0 and progress.stage in ("predict", "narrate") and lesson.intro:
     st.markdown(lesson.intro)
 
-left, right = st.columns([3, 2])
+left, right = st.columns([2, 3])
 with left:
     if progress.stage in ("predict", "narrate"):
         step = lesson.steps[progress.step]
@@ -165,12 +167,13 @@ with left:
             st.caption(t("lessons.claims", lang))
             for verdict in claims.check_all(step.claims, sim):
                 st.text(("✓ " if verdict.holds else "✗ ") + verdict.claim.text)
-            c1, c2, c3 = st.columns(3)
+            c1, c2 = st.columns([2, 3])
             c1.button(t("lessons.back", lang), key="lesson_back", on_click=_act, args=(player.back,),
-                      disabled=progress.step == 0, shortcut="Left")
+                      disabled=progress.step == 0, shortcut="Left", width="stretch")
             c2.button(t("lessons.continue", lang), key="lesson_continue", on_click=_act, args=(player.advance,),
-                      type="primary", shortcut="Right")
-            if c3.button(t("lessons.sandbox", lang), key="lesson_sandbox", on_click=_sandbox, args=(cursor,)):
+                      type="primary", shortcut="Right", width="stretch")
+            if st.button(t("lessons.sandbox", lang), key="lesson_sandbox", on_click=_sandbox, args=(cursor,),
+                         type="tertiary", icon=":material/open_in_new:"):
                 st.switch_page("kubesched/ui/pages/schedule.py")
     else:
         st.subheader(t("lessons.quiz", lang))
@@ -196,11 +199,16 @@ with right:
     st.subheader(t("lessons.view", lang))
     render_status(sim, lang)
     visible = sim.trace[:sim.cursor]
-    nodes = rows.node_rows(visible)
-    if nodes:
-        st.dataframe(nodes, hide_index=True, column_config={
-            "node": t("lessons.col_node", lang), "filter": t("lessons.col_filter", lang),
-            "total": t("lessons.col_total", lang)})
-    st.dataframe(rows.pod_rows(sim.state(), visible), hide_index=True, column_config={
-        "pod": t("lessons.col_pod", lang), "queue": t("lessons.col_queue", lang),
-        "phase": t("lessons.col_phase", lang), "node": t("lessons.col_where", lang)})
+    start = cursors[shown - 1] if shown > 0 else 0
+    view = rows.step_view(visible, start, lesson.steps[shown].view if shown >= 0 else "")
+    for panel in rows.view_panels(view, sim.trace, sim.cursor, sim.time, lang):
+        st.plotly_chart(panel.figure, key=f"lesson_view_{panel.key}", theme=None, config={"displayModeBar": False})
+        if panel.caption:
+            st.caption(panel.caption)
+    states = run.setdefault("states", {})       # a big run replays to compute a past state: once per cursor
+    if sim.cursor not in states:
+        states[sim.cursor] = sim.state()
+    st.dataframe(rows.pod_rows(states[sim.cursor], visible), hide_index=True, key="lesson_pods", width="stretch",
+                 column_config={"pod": t("lessons.col_pod", lang), "queue": t("lessons.col_queue", lang),
+                                "node": t("lessons.col_node", lang), "nominated": t("lessons.col_nominated", lang),
+                                "phase": t("lessons.col_phase", lang)})

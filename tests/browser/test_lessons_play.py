@@ -1,0 +1,118 @@
+"""Every lesson played in a real Chromium, in English and Chinese: each prediction asks for a
+choice before it grades and then grades it, every step's claims show ✓ (never ✗), the step's
+figure is drawn, no exception appears, and the quiz can be checked to the end.
+
+``LESSON_SHOTS=<dir>`` also saves a screenshot of every step there (for looking at, not checked);
+``LESSON_IDS=a,b`` plays only those lessons (for debugging one).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from kubesched.lessons import format as fmt
+from kubesched.ui.i18n import t
+
+SHOTS = os.environ.get("LESSON_SHOTS", "")
+MAIN = '[data-testid="stMain"]'
+SETTLED = """() => document.querySelector('[data-testid="stApp"]')?.dataset.testScriptState === 'notRunning'
+                && !document.querySelector('[data-stale="true"]')"""
+
+
+def _click(page, key: str) -> None:
+    """Click the button with widget key ``key`` and wait until the rerun it starts has drawn."""
+    page.locator(f".st-key-{key} button").click()
+    page.wait_for_timeout(150)
+    page.wait_for_function(SETTLED, timeout=180_000)
+
+
+def _choose(page, key: str) -> None:
+    """Pick the first option of the radio or multiselect with widget key ``key``."""
+    box = page.locator(f".st-key-{key}")
+    radios = box.get_by_role("radio")
+    if radios.count():
+        radios.first.click(force=True)
+    else:
+        box.scroll_into_view_if_needed()
+        box.locator("input").first.click()
+        try:
+            page.locator('[role="option"]:not([data-key="__select_all__"])').first.click(timeout=10_000)
+        except Exception:
+            _shot(page, f"failed-{key}")
+            raise
+        page.keyboard.press("Escape")
+    page.wait_for_timeout(150)
+    page.wait_for_function(SETTLED, timeout=180_000)
+
+
+def _texts(page) -> list[str]:
+    return page.locator(f'{MAIN} [data-testid="stText"]').all_inner_texts()
+
+
+def _no_exception(page, where: str) -> None:
+    assert page.locator('[data-testid="stException"]').count() == 0, where
+    assert page.locator(f'{MAIN} [data-testid="stAlertContentError"]').count() == 0, where
+
+
+def _shot(page, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
+
+
+def _play(page, url: str, lesson: fmt.Lesson, lang: str, asked: list[str]) -> None:
+    page.goto(f"{url}/lessons?lesson={lesson.id}")
+    page.wait_for_function(SETTLED, timeout=180_000)
+    total = len(lesson.steps)
+    for i, step in enumerate(lesson.steps):
+        caption = page.get_by_text(t("lessons.step", lang, n=i + 1, total=total), exact=True)
+        expect(caption).to_be_visible(timeout=180_000)
+        if step.predict is not None:
+            key = f"lesson_guess_{lesson.id}_{i}"
+            if not asked:           # once per language: Reveal with nothing chosen asks for a choice
+                _click(page, "lesson_reveal")
+                expect(page.get_by_text(t("lessons.choose_first", lang))).to_be_visible()
+                asked.append(key)
+            _choose(page, key)
+            _click(page, "lesson_reveal")
+            expect(page.get_by_text(re.compile(re.escape(t("lessons.your_guess", lang, guess="")))).first).to_be_visible()
+        expect(page.get_by_text(t("lessons.claims", lang))).to_be_visible()
+        texts = _texts(page)
+        where = f"{lesson.id} [{lang}] step {i + 1} ({step.id})"
+        _no_exception(page, where)
+        assert [c for c in step.claims if f"✓ {c}" not in texts] == [], where
+        assert not any(text.startswith("✗ ") and not text.startswith(t("lessons.wrong", lang)) for text in texts), where
+        expect(page.locator(f'{MAIN} [data-testid="stPlotlyChart"]').first).to_be_visible()
+        _shot(page, f"{lesson.id}-{i + 1:02d}-{step.id}-{lang}")
+        _click(page, "lesson_continue")
+    expect(page.get_by_role("heading", name=t("lessons.quiz", lang))).to_be_visible()
+    for i, _question in enumerate(lesson.quiz):
+        _choose(page, f"lesson_quiz_{lesson.id}_{i}")
+        _click(page, f"lesson_check_{i}")
+        expect(page.locator(f".st-key-lesson_check_{i}")).to_have_count(0)
+    _no_exception(page, f"{lesson.id} [{lang}] quiz")
+    score = re.escape(t("lessons.score", lang, right="RIGHT", total=len(lesson.quiz))).replace("RIGHT", r"\d+")
+    expect(page.get_by_text(re.compile(f"^{score}$"))).to_be_visible()
+    _shot(page, f"{lesson.id}-quiz-{lang}")
+    _click(page, "lesson_finish")
+    expect(page.get_by_text(t("lessons.done", lang))).to_be_visible()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_lesson_plays_in_the_browser(chromium, st_server, lang):
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 1100}, locale="zh-CN" if lang == "zh" else "en-US")
+    page = ctx.new_page()
+    page.set_default_timeout(60_000)
+    try:
+        only = [i for i in os.environ.get("LESSON_IDS", "").split(",") if i]
+        asked: list[str] = []
+        for lesson_id in only or fmt.lesson_ids():
+            _play(page, st_server, fmt.load(lesson_id, lang), lang, asked)
+        assert asked, "no lesson asked a prediction"
+    finally:
+        ctx.close()
