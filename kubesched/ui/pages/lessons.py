@@ -14,7 +14,7 @@ import streamlit as st
 
 from kubesched.lessons import claims, player, quiz, runner, whatif
 from kubesched.lessons import format as fmt
-from kubesched.ui import session
+from kubesched.ui import charts, session
 from kubesched.ui.figures import lessons as rows
 from kubesched.ui.i18n import t
 from kubesched.ui.stepper import render_status
@@ -202,7 +202,7 @@ with right:
     start = cursors[shown - 1] if shown > 0 else 0
     view = rows.step_view(visible, start, lesson.steps[shown].view if shown >= 0 else "")
     for panel in rows.view_panels(view, sim.trace, sim.cursor, sim.time, lang):
-        st.plotly_chart(panel.figure, key=f"lesson_view_{panel.key}", theme=None, config={"displayModeBar": False})
+        charts.show(panel.figure, f"lesson_view_{panel.key}")
         if panel.caption:
             st.caption(panel.caption)
     states = run.setdefault("states", {})       # a big run replays to compute a past state: once per cursor
