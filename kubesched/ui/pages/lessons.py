@@ -62,8 +62,11 @@ def _on_pick() -> None:
 
 
 wanted = st.query_params.get(LESSON)
-if PICK not in st.session_state:
-    st.session_state[PICK] = wanted if wanted in ids else ids[0]
+if wanted in ids and st.session_state.get(PICK) != wanted:
+    # a URL naming another lesson wins: a reload, a link or Back/Forward keeps the session
+    st.session_state[PICK] = wanted
+elif PICK not in st.session_state:
+    st.session_state[PICK] = ids[0]
 lesson_id = st.selectbox(t("lessons.pick", lang), ids, key=PICK, on_change=_on_pick,
                          format_func=lambda i: _lesson(i).title)
 lesson = _lesson(lesson_id)
