@@ -140,7 +140,6 @@ def validate_topology_spread_constraints(constraints: tuple[core.TopologySpreadC
                for d in constraints[i + 1:]):
             out.append(fe.duplicate(f"{p}.{{topologyKey, whenUnsatisfiable}}",
                                     f"{{{c.topology_key}, {c.when_unsatisfiable}}}"))
-        out += validate_label_selector(c.label_selector, f"{p}.labelSelector")
     return out
 
 

@@ -173,6 +173,10 @@ CASES = [
         {"maxSkew": 2, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule"}]})],
      ['Pod default/p: spec.topologySpreadConstraints[0].{topologyKey, whenUnsatisfiable}: Duplicate value: '
       '"{zone, DoNotSchedule}"']),
+    # v1.18's validateTopologySpreadConstraints does not check labelSelector: the pod is accepted,
+    # and PodTopologySpread's PreFilter reports the selector error (lesson 15).
+    ("spread labelSelector is not validated", [pod(spread(labelSelector={
+        "matchExpressions": [{"key": "app", "operator": "In", "values": []}]}))], []),
     ("preemptionPolicy", [pod({"preemptionPolicy": "Sometimes"})],
      ['Pod default/p: spec.preemptionPolicy: Unsupported value: "Sometimes": supported values: '
       '"PreemptLowerPriority", "Never"']),
