@@ -464,6 +464,41 @@ def _extender(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
     return got == outcome, got + (f" ({d.error})" if d.error else "")
 
 
+def _pop_order(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
+    """The pods' first pops, in order (Pop takes activeQ's head: the QueueSort order)."""
+    popped = list(dict.fromkeys(r.pod for r in view.records if r.kind is Kind.POD_POPPED))
+    return [_short(p) for p in popped] == [_short(pod_key(p)) for p in _list(a[0])], str([_short(p) for p in popped])
+
+
+def _calls_at(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
+    """Calls of a plugin at one extension point in the pod's cycle, outside the preemption simulation."""
+    plugin, point, pod, count = a
+    got = sum(1 for r in view.cycle_records(_pod(pod)) for c in calls_of(r)
+              if c.plugin == plugin and c.data.extension_point == point and c.data.phase != "Preempt")
+    return got == int(count), str(got)
+
+
+def _node_check(view: View, node: str, pod: str | None) -> Any:
+    check = _walk(view, pod).check_of(node)
+    if check is None:
+        raise ClaimError(f"the Filter walk of {pod or 'the current pod'} did not visit {node}")
+    return check
+
+
+def _nominated_added(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
+    """addNominatedPods at a node: the equal/higher-priority nominated pods pass 0 ran with."""
+    added = _node_check(view, a[0], _pod(a[1])).nominated_pods
+    got = [_short(p) for p in added or ()]
+    return added is not None and got == [_short(pod_key(p)) for p in _list(a[2])], (
+        "no pod nominated to the node" if added is None else str(got))
+
+
+def _filter_passes(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
+    """podPassesFiltersOnNode's passes at a node (2: with the nominated pods, then without them)."""
+    got = len(_node_check(view, a[0], _pod(a[1])).passes)
+    return got == int(a[2]), str(got)
+
+
 # (form name, pattern, handler, grammar line)
 FORMS: tuple[tuple[str, str, Handler, str], ...] = (
     ("queue", rf"pod {P} is in ({'|'.join(QUEUES)})", _queue, "pod P is in activeQ|podBackoffQ|unschedulableQ"),
@@ -524,6 +559,13 @@ FORMS: tuple[tuple[str, str, Handler, str], ...] = (
     ("forgotten", rf"{P} was forgotten", _record(Kind.FORGET), "P was forgotten   (in its last cycle)"),
     ("permit-wait", rf"{P} waited on Permit", _record(Kind.PERMIT_WAIT), "P waited on Permit"),
     ("log", rf"a log line says {Q}", _log, 'a log line says "substring"'),
+    ("pop-order", rf"pop order is {LIST}", _pop_order, "pop order is [a, b, c]   (each pod's first Pop)"),
+    ("calls-at", rf"([A-Za-z]+) calls at ([A-Za-z]+){FOR} == (\d+)", _calls_at,
+     "Plugin calls at ExtensionPoint [for P] == N   (scheduling, not the preemption simulation)"),
+    ("nominated-added", rf"nominated pods added on {N}{FOR} are {LIST}", _nominated_added,
+     "nominated pods added on NODE [for P] are [a, b]   (addNominatedPods, pass 0)"),
+    ("filter-passes", rf"filter passes on {N}{FOR} == (\d+)", _filter_passes,
+     "filter passes on NODE [for P] == N   (podPassesFiltersOnNode: 1 or 2)"),
     ("extender", rf"extender (\S+) ([A-Za-z]+) for {P} was (ok|error|ignored)", _extender,
      "extender NAME Verb for P was ok|error|ignored   (NAME: the urlPrefix, as Name() returns it)"),
 )
