@@ -34,7 +34,7 @@ def runs(request):
 
 
 def test_every_sample_and_lesson_cluster_has_a_fixture():
-    assert len(CLUSTERS) == 21  # 7 samples and 14 lessons
+    assert len(CLUSTERS) == 25  # 7 samples and 18 lessons
     assert all(fixture_path(c).exists() for c in CLUSTERS)
 
 
