@@ -39,7 +39,8 @@ TOKENS = (TIE, NONE, YES, NO)
 QUEUE_CHOICES = ("activeQ", "podBackoffQ", "unschedulableQ", "~none")  # NONE: in no queue (popped or bound)
 CRITERIA = PICK_CRITERIA  # the rule names preemption records, in pickOneNodeForPreemption order
 MOVE_EVENTS = ("PodAdd", "NodeAdd", "AssignedPodAdd", "AssignedPodDelete", "UnschedulableTimeout",
-               "BackoffComplete", "ScheduleAttemptFailure", "NodeSpecUnschedulableChange")
+               "BackoffComplete", "ScheduleAttemptFailure", "NodeSpecUnschedulableChange", "AssignedPodUpdate",
+               "NodeAllocatableChange", "NodeLabelChange", "NodeTaintChange", "NodeConditionChange")
 
 
 class QuizError(ValueError):
@@ -273,8 +274,16 @@ def _move_event(view: View, q: Question) -> Answer:
     if not moves:
         raise QuizError(f"no queue move for {pod}")
     event = moves[-1].data.event
-    return Answer(_options(event, MOVE_EVENTS, size=5), frozenset([event]),
+    return Answer(_options(event, _kindred_events(event), size=5), frozenset([event]),
                   because=(_last_move(view, pod, pops=False),))
+
+
+def _kindred_events(event: str) -> list[str]:
+    """MOVE_EVENTS, those of the answer's family first (a node update among node updates, an
+    assigned-pod event among assigned-pod events), so the wrong options are plausible ones."""
+    def family(name: str) -> str:
+        return next((f for f in ("AssignedPod", "Node") if name.startswith(f)), "")
+    return sorted(MOVE_EVENTS, key=lambda e: family(e) != family(event))
 
 
 def _attempts(view: View, q: Question) -> Answer:
