@@ -267,6 +267,9 @@ class Engine:
             return "horizon"
         if self.is_idle():
             return "idle"
+        self.loop.skip_idle(self.deadline())  # flushes and sweeps that would change nothing
+        if self.loop.peek().time > self.deadline():  # type: ignore[union-attr]
+            return "horizon"
         return None
 
     def is_idle(self) -> bool:

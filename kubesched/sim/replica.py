@@ -64,8 +64,9 @@ class ProcessLoop:
                    label: str = "") -> Handle:
         return self._loop.call_later(delay, self._guard(callback), priority=priority, label=label)
 
-    def every(self, period: float, callback: Callable[[], object], *, priority: int = 0, label: str = "") -> Handle:
-        handle = self._loop.every(period, self._guard(callback), priority=priority, label=label)
+    def every(self, period: float, callback: Callable[[], object], *, priority: int = 0, label: str = "",
+              idle: Callable[[], bool] | None = None) -> Handle:
+        handle = self._loop.every(period, self._guard(callback), priority=priority, label=label, idle=idle)
         self._recurring.append(handle)
         return handle
 

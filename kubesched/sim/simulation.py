@@ -190,6 +190,7 @@ class Simulation:
         target = self._time + float(seconds)
         engine = self._engine
         while engine.loop.now() <= target:
+            engine.loop.skip_idle(target)
             nxt = engine.loop.peek()
             if nxt is None or nxt.time > target or engine.events >= self.max_events:
                 break

@@ -26,6 +26,17 @@ Ordering rules (results depend on them; keep them stable):
    including from inside its own callback.
 7. ``run(until=T)`` runs every callback due at or before ``T`` (including ones scheduled
    meanwhile for times ``<= T``), then sets the clock to ``T``.
+8. Clock skip: a recurring timer may say when a run would change nothing (``every(...,
+   idle=predicate)``: queue flushes with an empty queue, a cache sweep with nothing
+   assumed). When such an occurrence reaches the head of the heap and ``predicate()`` is
+   true (the clock already at its time), it is not run: its next occurrence is pushed as
+   if it had run (same ``(time, seq)`` order as rule 5), and it is not a step. So a
+   stretch where only such timers are due costs a heap operation per occurrence, and the
+   order of everything else is exactly what running them would have given.
+   ``skip_idle(until)`` does this for the occurrences due by ``until``; ``step()`` and
+   ``run()`` do it before every callback. Skipping needs something else pending (a callback
+   without ``idle``): with nothing but such timers left, the head runs as an ordinary step,
+   so a skip always ends.
 """
 
 from __future__ import annotations
@@ -52,14 +63,16 @@ class Entry(NamedTuple):
 class Handle:
     """Cancels one scheduled callback, or every later run of a recurring timer."""
 
-    __slots__ = ("_callback", "label", "period", "priority", "cancelled")
+    __slots__ = ("_callback", "label", "period", "priority", "cancelled", "idle")
 
-    def __init__(self, callback: Callback, label: str, priority: int, period: Optional[float]) -> None:
+    def __init__(self, callback: Callback, label: str, priority: int, period: Optional[float],
+                 idle: Optional[Callable[[], bool]] = None) -> None:
         self._callback = callback
         self.label = label
         self.priority = priority
         self.period = period
         self.cancelled = False
+        self.idle = idle  # recurring only: true when a run now would change nothing (rule 8)
 
     def cancel(self) -> None:
         self.cancelled = True
@@ -80,7 +93,7 @@ class Loop(Clock, Protocol):
                    label: str = "") -> Handle: ...
 
     def every(self, period: float, callback: Callback, *, priority: int = 0,
-              label: str = "") -> Handle: ...
+              label: str = "", idle: Optional[Callable[[], bool]] = None) -> Handle: ...
 
 
 class EventLoop:
@@ -91,6 +104,7 @@ class EventLoop:
         self._heap: list[tuple[float, int, int, Handle]] = []
         self._seq = itertools.count()
         self._running = False
+        self._others = 0  # entries on the heap without an idle predicate (cancelled ones too)
 
     # -- time -------------------------------------------------------------------
     def now(self) -> float:
@@ -107,17 +121,27 @@ class EventLoop:
         """Run ``callback`` ``delay`` seconds from now (``time.AfterFunc``)."""
         return self.call_at(self.now() + _finite(delay), callback, priority=priority, label=label)
 
-    def every(self, period: float, callback: Callback, *, priority: int = 0, label: str = "") -> Handle:
-        """Run ``callback`` now, then every ``period`` seconds (``wait.Until``)."""
+    def every(self, period: float, callback: Callback, *, priority: int = 0, label: str = "",
+              idle: Optional[Callable[[], bool]] = None) -> Handle:
+        """Run ``callback`` now, then every ``period`` seconds (``wait.Until``).
+
+        ``idle``: true when a run now would change nothing; such occurrences are skipped (rule 8).
+        """
         if _finite(period) <= 0:
             raise ValueError(f"period must be positive, got {period!r}")
-        handle = Handle(callback, label, priority, float(period))
+        handle = Handle(callback, label, priority, float(period), idle)
         self._push(self.now(), handle)
         return handle
 
     def _push(self, when: float, handle: Handle) -> None:
         when = max(_finite(when), self.now())
         heapq.heappush(self._heap, (when, handle.priority, next(self._seq), handle))
+        self._others += handle.idle is None
+
+    def _pop(self) -> tuple[float, int, int, Handle]:
+        item = heapq.heappop(self._heap)
+        self._others -= item[3].idle is None
+        return item
 
     # -- inspection ---------------------------------------------------------------
     def peek(self) -> Optional[Entry]:
@@ -135,17 +159,38 @@ class EventLoop:
 
     def _drop_cancelled(self) -> None:
         while self._heap and self._heap[0][3].cancelled:
-            heapq.heappop(self._heap)
+            self._pop()
+
+    def skip_idle(self, until: Optional[float] = None) -> int:
+        """Skip the idle occurrences at the head of the heap due by ``until`` (rule 8); how many."""
+        if self._running:
+            raise RuntimeError("EventLoop.skip_idle() called from inside a callback")
+        skipped = 0
+        while True:
+            self._drop_cancelled()
+            if not self._heap or not self._others:
+                return skipped
+            when, _priority, _seq, handle = self._heap[0]
+            if handle.idle is None or (until is not None and when > until):
+                return skipped
+            now = self._clock.now()
+            self._clock.set(when)
+            if not handle.idle():
+                self._clock.set(now)
+                return skipped
+            self._pop()
+            self._push(when + handle.period, handle)  # type: ignore[operator]
+            skipped += 1
 
     # -- running ------------------------------------------------------------------
     def step(self) -> Optional[Entry]:
         """Run exactly one callback, moving the clock to its time; None if idle."""
         if self._running:
             raise RuntimeError("EventLoop.step() called from inside a callback")
-        self._drop_cancelled()
+        self.skip_idle()
         if not self._heap:
             return None
-        when, priority, seq, handle = heapq.heappop(self._heap)
+        when, priority, seq, handle = self._pop()
         self._clock.set(when)
         self._running = True
         try:
@@ -166,6 +211,7 @@ class EventLoop:
             raise ValueError("run() without until or max_steps would never end: a recurring timer is pending")
         steps = 0
         while max_steps is None or steps < max_steps:
+            self.skip_idle(until)
             nxt = self.peek()
             if nxt is None or (until is not None and nxt.time > until):
                 if until is not None and until > self.now():

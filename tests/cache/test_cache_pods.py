@@ -295,11 +295,20 @@ def test_expiry_on_the_loop(bind_done_at, confirm_at, gone_at):
     assert loop.pending() == []
 
 
-def test_sweep_runs_at_once_then_every_period():
+@pytest.mark.parametrize("assumed, want", [
+    (True, [0.0, 1.0, 2.0, 3.0]),   # wait.Until: at once, then every period
+    (False, []),                    # nothing assumed: the loop skips the sweeps (clock skip)
+], ids=["assumed-pod", "nothing-assumed"])
+def test_sweep_runs_at_once_then_every_period(assumed, want):
     loop = EventLoop()
     cache = new(DURATION_TO_EXPIRE_ASSUMED_POD, loop)
+    loop.call_at(100.0, lambda: None, label="later")  # something else pending, as in a cluster
+    if assumed:
+        cache.assume_pod(POD)
     ran = []
     original = cache.cleanup_assumed_pods
     cache.cleanup_assumed_pods = lambda now: (ran.append(now), original(now))
-    loop.run(until=3.5)
-    assert ran == [0.0, 1.0, 2.0, 3.0]
+    assert loop.run(until=3.5) == len(want)
+    assert ran == want
+    assert (loop.now(), [(e.time, e.label) for e in loop.pending()]) == (
+        3.5, [(4.0, "cleanupExpiredAssumedPods"), (100.0, "later")])

@@ -203,3 +203,62 @@ def test_loop_satisfies_cluster_protocol():
     handle = loop.call_later(1, lambda: None, priority=2, label="x")
     handle.cancel()
     assert loop.now() == 0
+
+
+# -- rule 8: the clock skips occurrences that would change nothing -------------------------------------
+def _three_timers(loop: EventLoop, log: list, busy_from: float | None, skippable: bool) -> None:
+    """A 1 s timer that does nothing before ``busy_from`` (ever, when None), a 30 s timer, a one-shot."""
+    def idle() -> bool:
+        return busy_from is None or loop.now() < busy_from
+
+    loop.every(1, lambda: None if idle() else log.append((loop.now(), "fast")), label="fast",
+               idle=idle if skippable else None)
+    loop.every(30, lambda: log.append((loop.now(), "slow")), label="slow")
+    loop.call_at(45.5, lambda: log.append((loop.now(), "once")), label="once")
+
+
+@pytest.mark.parametrize("busy_from", [None, 0.0, 29.0, 44.0])
+def test_skipped_occurrences_keep_the_order_running_them_gives(busy_from):
+    """Skipping the idle 1 s occurrences leaves every other callback in the order (and the
+    pending entries with the times and seq) that running them, doing nothing, gives."""
+    skipping, running = EventLoop(), EventLoop()
+    log_skip: list = []
+    log_run: list = []
+    _three_timers(skipping, log_skip, busy_from, skippable=True)
+    _three_timers(running, log_run, busy_from, skippable=False)
+    steps = skipping.run(until=90)
+    assert running.run(until=90) == 91 + 4 + 1
+    assert steps == 4 + 1 + (0 if busy_from is None else 91 - int(busy_from))
+    assert log_skip == log_run
+    assert [e[:3] for e in skipping.pending()] == [e[:3] for e in running.pending()]
+    assert skipping.now() == running.now() == 90
+
+
+def test_skip_needs_something_else_pending():
+    """Only skippable timers left: the head runs as an ordinary step (a skip always ends)."""
+    loop = EventLoop()
+    runs: list = []
+    loop.every(1, lambda: runs.append(loop.now()), label="sweep", idle=lambda: True)
+    assert loop.skip_idle() == 0
+    assert loop.step().time == 0.0 and runs == [0.0]
+    loop.call_at(5.5, lambda: runs.append("work"), label="work")
+    assert loop.step().label == "work" and runs == [0.0, "work"]
+    assert loop.now() == 5.5 and loop.peek().time == 6.0
+
+
+def test_skip_idle_is_bounded_and_asks_with_the_clock_at_the_occurrence():
+    loop = EventLoop()
+    asked: list = []
+    busy = {"now": False}
+
+    def idle() -> bool:
+        asked.append(loop.now())
+        return not busy["now"]
+    loop.every(2, lambda: None, label="flush", idle=idle)
+    loop.call_at(9.0, lambda: busy.update(now=True), label="work")
+    assert loop.skip_idle(until=5) == 3              # occurrences at 0, 2, 4
+    assert asked == [0.0, 2.0, 4.0]
+    assert (loop.now(), loop.peek().time) == (4.0, 6.0)
+    assert loop.run(until=20) == 1 + 6               # "work" at 9, then real flushes at 10, 12, … 20
+    assert loop.skip_idle() == 0
+    assert loop.peek().time == 22.0

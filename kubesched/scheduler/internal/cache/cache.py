@@ -462,7 +462,7 @@ class SchedulerCache:
     def run(self, loop: Loop, *, priority: int = 0) -> Handle:
         """``run``: sweep expired assumed pods now and every ``period`` (``wait.Until``)."""
         self._sweeper = loop.every(self.period, self.cleanup_expired_assumed_pods, priority=priority,
-                                   label="cleanupExpiredAssumedPods")
+                                   label="cleanupExpiredAssumedPods", idle=lambda: not self.assumed_pods)
         return self._sweeper
 
     def stop(self) -> None:

@@ -237,18 +237,29 @@ class PriorityQueue:
         timers: Loop = loop if loop is not None else self.clock  # type: ignore[assignment]
         self._flush_handles = (
             timers.every(BACKOFF_FLUSH_PERIOD, self.flush_backoff_q_completed,
-                         priority=priority, label="flushBackoffQCompleted"),
+                         priority=priority, label="flushBackoffQCompleted", idle=self._backoff_flush_idle),
             timers.every(UNSCHEDULABLE_FLUSH_PERIOD, self.flush_unschedulable_q_leftover,
-                         priority=priority, label="flushUnschedulableQLeftover"),
+                         priority=priority, label="flushUnschedulableQLeftover", idle=self._leftover_flush_idle),
         )
+
+    def _backoff_flush_idle(self) -> bool:
+        """No pod's backoff has expired: a flush now moves nothing (the loop skips it)."""
+        head = self.pod_backoff_q.peek()
+        return head is None or self.get_backoff_time(head) > self.clock.now()
+
+    def _leftover_pods(self) -> list[PodInfo]:
+        now = self.clock.now()
+        return [p for p in self.unschedulable_q.pod_info_map.values()
+                if now - p.timestamp > UNSCHEDULABLE_Q_TIME_INTERVAL]
+
+    def _leftover_flush_idle(self) -> bool:
+        return not self._leftover_pods()
 
     def flush_backoff_q_completed(self) -> None:
         """Move every pod whose backoff has expired from podBackoffQ to activeQ."""
         moved = False
-        while True:
+        while not self._backoff_flush_idle():
             head = self.pod_backoff_q.peek()
-            if head is None or self.get_backoff_time(head) > self.clock.now():
-                break
             self.pod_backoff_q.pop()
             self.active_q.add(head)
             self._record(head.pod, BACKOFF_Q, ACTIVE_Q, events.BACKOFF_COMPLETE)
@@ -258,9 +269,7 @@ class PriorityQueue:
 
     def flush_unschedulable_q_leftover(self) -> None:
         """Move pods that stayed in unschedulableQ for more than 60 s."""
-        now = self.clock.now()
-        to_move = [p for p in self.unschedulable_q.pod_info_map.values()
-                   if now - p.timestamp > UNSCHEDULABLE_Q_TIME_INTERVAL]
+        to_move = self._leftover_pods()
         if to_move:
             self._move_pods_to_active_or_backoff_queue(to_move, events.UNSCHEDULABLE_TIMEOUT)
 
