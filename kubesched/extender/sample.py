@@ -33,8 +33,10 @@ The verb is the last path segment, so any ``urlPrefix`` path works. Behaviour:
 * ``preempt`` returns the victims it was given, as ``NodeNameToMetaVictims``.
 
 For lessons and tests each verb can be given an HTTP status (``status``), an ``Error``
-answer (``errors``), a delay in seconds (``delays``) or a handler of its own (``handlers``);
-every request is recorded (:attr:`SampleExtender.requests`).
+answer (``errors``), a delay in seconds (``delays``), a handler of its own (``handlers``), a
+``307`` redirect to a URL (``redirects``) or a drip: the whole answer, status line included,
+one byte every so many seconds (``drip``); every request is recorded
+(:attr:`SampleExtender.requests`).
 
 The server binds loopback addresses only. :func:`run_sample_extender` starts one on a
 free port in a thread and always shuts it down.
@@ -88,6 +90,8 @@ class SampleExtender:
     errors: Mapping[str, str] = field(default_factory=dict)
     delays: Mapping[str, float] = field(default_factory=dict)
     handlers: Mapping[str, Handler] = field(default_factory=dict)
+    redirects: Mapping[str, str] = field(default_factory=dict)
+    drip: Mapping[str, float] = field(default_factory=dict)
     _log: list[RecordedRequest] = field(default_factory=list, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _stopping: threading.Event = field(default_factory=threading.Event, repr=False)
@@ -207,22 +211,40 @@ class _RequestHandler(BaseHTTPRequestHandler):
             return
         extender = self.server.extender
         extender.record(RecordedRequest(verb, self.path, self.headers.get("Content-Type", ""), body))
+        if verb in extender.redirects:
+            self._reply(307, {"Error": "moved"}, {"Location": extender.redirects[verb]})
+            return
         status, answer = extender.handle(verb, body)
-        self._reply(status, answer)
+        self._reply(status, answer, drip=extender.drip.get(verb, 0.0))
 
     def do_GET(self) -> None:
         self._reply(405, {"Error": "use POST"})
 
-    def _reply(self, status: int, answer: Any) -> None:
+    def _reply(self, status: int, answer: Any, headers: Mapping[str, str] | None = None,
+               drip: float = 0.0) -> None:
         payload = answer if isinstance(answer, bytes) else json.dumps(answer).encode()
         try:
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(payload)))
+            for name, value in (headers or {}).items():
+                self.send_header(name, value)
+            if drip > 0:
+                self._drip(b"".join(self._headers_buffer) + b"\r\n" + payload, drip)
+                return
             self.end_headers()
             self.wfile.write(payload)
         except OSError:
             pass  # the scheduler gave up (timeout) and closed the connection
+
+    def _drip(self, data: bytes, seconds: float) -> None:
+        self._headers_buffer = []
+        stopping = self.server.extender._stopping
+        for i in range(len(data)):
+            if stopping.wait(seconds):
+                return
+            self.wfile.write(data[i:i + 1])
+            self.wfile.flush()
 
     def log_message(self, format: str, *args: Any) -> None:
         return

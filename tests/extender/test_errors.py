@@ -83,12 +83,30 @@ def test_badly_typed_answers(verb, answer, message):
     assert str(info.value) == message
 
 
-def test_answer_that_is_not_json():
-    server = SampleExtender(handlers={"filter": lambda args: (200, b"<html>")})
+@pytest.mark.parametrize("answer, message", [
+    (b"<html>", "invalid character '<' looking for beginning of value"),
+    (b"  \n", "EOF"),
+    (b"", "EOF"),
+    (b'{"Error": "x"', "unexpected EOF"),
+    (b"NaN", "invalid character 'N' looking for beginning of value"),
+    (b"'a'", "invalid character '\\'' looking for beginning of value"),
+    (b"\x01", "invalid character '\\x01' looking for beginning of value"),
+    (b"\x0b", "invalid character '\\v' looking for beginning of value"),
+])
+def test_answer_that_is_not_json(answer, message):
+    """json.Decoder's words (the body is read by ``json.NewDecoder(resp.Body).Decode``)."""
+    server = SampleExtender(handlers={"filter": lambda args: (200, answer)})
     with run_sample_extender(extender=server) as url:
         with pytest.raises(ExtenderError) as info:
             HTTPExtender(ExtenderCfg(url), policy=LOOPBACK_ONLY).filter(POD, NODES)
-    assert str(info.value).startswith(f"invalid JSON from extender at URL {url}/filter: ")
+    assert str(info.value) == message
+
+
+def test_only_the_first_json_value_is_read():
+    """Like Go's Decoder, trailing bytes after the answer are never looked at."""
+    server = SampleExtender(handlers={"filter": lambda args: (200, b'{"NodeNames": null, "Nodes": null} trailing <junk>')})
+    with run_sample_extender(extender=server) as url:
+        assert HTTPExtender(ExtenderCfg(url), policy=LOOPBACK_ONLY).filter(POD, NODES) == ([], {})
 
 
 def test_timeout():

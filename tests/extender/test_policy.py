@@ -23,7 +23,11 @@ DEFAULT_TABLE = [
     ("http://127.5.6.7:1/x", None),
     ("https://127.0.0.1:8443", None),
     ("http://[::1]:8888", None),
-    ("http://[::ffff:127.0.0.1]:80", None),
+    ("http://[::ffff:127.0.0.1]:80", "an IPv4-mapped IPv6 address is not accepted (write 127.0.0.1 instead)"),
+    ("http://[::ffff:7f00:1]:80", "an IPv4-mapped IPv6 address is not accepted (write 127.0.0.1 instead)"),
+    ("http://[::ffff:10.0.0.1]/", "an IPv4-mapped IPv6 address is not accepted (write 10.0.0.1 instead)"),
+    ("http://[::127.0.0.1]/", LOOPBACK_HINT),  # IPv4-compatible (deprecated): not loopback
+    ("http://[0:0:0:0:0:0:0:1]:80", None),
     ("http://localhost:8888/x", None),
     ("http://LOCALHOST.:8888", None),
     ("http://10.0.0.5/x", LOOPBACK_HINT),
@@ -38,6 +42,14 @@ DEFAULT_TABLE = [
     ("http://127.0.0.1@evil.example/", "user information in the URL is not supported"),
     ("http://user:pw@127.0.0.1/", "user information in the URL is not supported"),
     ("ftp://127.0.0.1/", "the scheme must be http or https"),
+    ("file:///etc/passwd", "the scheme must be http or https"),
+    ("file://127.0.0.1/etc/passwd", "the scheme must be http or https"),
+    ("gopher://127.0.0.1:6379/_INFO", "the scheme must be http or https"),
+    ("HTTP://127.0.0.1/", None),
+    ("http://127.0.0.1./", LOOPBACK_HINT),  # a name (trailing dot), never resolved
+    ("http://0x7f.0.0.1/", LOOPBACK_HINT),
+    ("http://metadata.google.internal/", LOOPBACK_HINT),
+    ("http://[::]:80/", LOOPBACK_HINT),
     ("127.0.0.1:8888", "the scheme must be http or https"),
     ("http:///x", "the URL has no host"),
     ("", "the URL is empty"),
@@ -123,6 +135,7 @@ def test_server_policy_reads_environment_once(monkeypatch):
 @pytest.mark.parametrize("host,expected", [
     ("127.0.0.1", True), ("::1", True), ("localhost", True), ("127.255.255.254", True),
     ("10.0.0.1", False), ("0.0.0.0", False), ("::", False), ("example.com", False),
+    ("::ffff:127.0.0.1", False),  # IPv4-mapped: refused by the policy, whatever it maps to
 ])
 def test_is_loopback(host, expected):
     assert is_loopback(host) is expected

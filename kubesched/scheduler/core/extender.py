@@ -18,8 +18,11 @@ and nodes are Kubernetes JSON from :func:`kubesched.api.encode.to_manifest` with
 
 Errors are raised as :class:`ExtenderError` with upstream's text: ``Failed <verb> with
 extender at URL <url>, code <status>``; transport failures as Go 1.13's ``url.Error``
-(``Post <url>: …``; a timeout reads ``net/http: request canceled (Client.Timeout exceeded
-while awaiting headers)``); an ``Error`` field of an answer verbatim.
+(``Post <url>: …``; :mod:`kubesched.scheduler.core.extender_transport` makes the call, with
+``httpTimeout`` bounding the whole exchange as ``Client.Timeout`` does); an answer that is
+not JSON as ``json.Decoder`` says it (``invalid character '<' looking for beginning of
+value``, ``EOF``; like the decoder, anything after the first JSON value is not read); an
+``Error`` field of an answer verbatim.
 
 ``Victims``/``MetaPod``/``MetaVictims`` are core/preemption.py's (one definition).
 
@@ -28,18 +31,17 @@ built (loopback only unless the server allows more).
 
 Deviation: upstream keys preemption candidates by ``*v1.Node``; here by node name
 (``{name: Victims}``; a key may also be a Node). Redirects are not followed and proxy
-environment variables are ignored (``http.client`` directly): an allowed loopback URL
-cannot send the call elsewhere. ``httpTimeout`` bounds each socket operation (connect,
-send, each read) rather than the whole exchange as Go's ``Client.Timeout`` does. TLS
-client certificates come from ``certFile``/``keyFile`` only (``certData``/``keyData`` are
-refused). Go's JSON decoding errors are paraphrased (``json: cannot unmarshal …``).
+environment variables are ignored (see extender_transport): an allowed loopback URL cannot
+send the call elsewhere. TLS client certificates come from ``certFile``/``keyFile`` only
+(``certData``/``keyData`` are refused). Go's JSON type errors are paraphrased (``json:
+cannot unmarshal …``), as are syntax errors other than a bad first character or a cut-off
+answer.
 """
 
 from __future__ import annotations
 
 import base64
 import datetime as _dt
-import http.client
 import json
 import re
 import socket
@@ -53,12 +55,12 @@ from kubesched.api.core import Binding, Container, Node, Pod
 from kubesched.api.decode import decode
 from kubesched.api.encode import to_manifest
 from kubesched.scheduler.core.extender_policy import ExtenderURLPolicy, server_policy
+from kubesched.scheduler.core.extender_transport import TransportError, post
 from kubesched.scheduler.core.preemption import MetaPod, MetaVictims, Victims
 
 DEFAULT_EXTENDER_TIMEOUT = 5.0  # seconds; DefaultExtenderTimeout
 MIN_EXTENDER_PRIORITY = 0  # extenderv1.MinExtenderPriority
 MAX_EXTENDER_PRIORITY = 10  # extenderv1.MaxExtenderPriority
-MAX_RESPONSE_BYTES = 64 << 20  # no upstream limit; keeps a runaway answer bounded
 
 
 class ExtenderError(Exception):
@@ -277,13 +279,13 @@ class HTTPExtender:
         """``send``: POST JSON to ``<urlPrefix without trailing />/<verb>``; the decoded answer."""
         url = self.extender_url.rstrip("/") + "/" + action
         body = json.dumps(args, separators=(",", ":")).encode()
-        status, payload = _post(url, body, self.timeout, self._ssl_context)
+        try:
+            status, payload = post(url, body, self.timeout, self._ssl_context)
+        except TransportError as err:
+            raise ExtenderError(str(err)) from None
         if status != 200:
             raise ExtenderError(f"Failed {action} with extender at URL {url}, code {status}")
-        try:
-            return json.loads(payload)
-        except ValueError as err:
-            raise ExtenderError(f"invalid JSON from extender at URL {url}: {err}") from None
+        return _decode_json(payload)
 
 
 def new_http_extender(config: ExtenderConfig, index: int = 0,
@@ -431,47 +433,49 @@ class _ServerNameContext:
         return getattr(self._context, name)
 
 
-# ---------------------------------------------------------------- HTTP
-
-
-def _post(url: str, body: bytes, timeout: float, context: Any) -> tuple[int, bytes]:
-    """POST ``body`` as ``application/json``; (status, body). Errors as Go's ``url.Error``."""
-    parts = urllib.parse.urlsplit(url)
-    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    if parts.scheme.lower() == "https":
-        conn: http.client.HTTPConnection = http.client.HTTPSConnection(
-            parts.hostname, parts.port, timeout=timeout, context=context)
-    else:
-        conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
-    try:
-        conn.request("POST", path, body=body, headers={"Content-Type": "application/json"})
-        response = conn.getresponse()
-        payload = response.read(MAX_RESPONSE_BYTES + 1)
-        if len(payload) > MAX_RESPONSE_BYTES:
-            raise ExtenderError(f"Post {url}: response larger than {MAX_RESPONSE_BYTES} bytes")
-        return response.status, payload
-    except TimeoutError:
-        raise ExtenderError(f"Post {url}: net/http: request canceled "
-                            f"(Client.Timeout exceeded while awaiting headers)") from None
-    except ConnectionRefusedError:
-        raise ExtenderError(f"Post {url}: dial tcp {_host_port(parts)}: connect: "
-                            f"connection refused") from None
-    except (OSError, http.client.HTTPException) as err:
-        raise ExtenderError(f"Post {url}: {err}") from None
-    finally:
-        conn.close()
-
-
-def _host_port(parts: urllib.parse.SplitResult) -> str:
-    host = parts.hostname or ""
-    port = parts.port or (443 if parts.scheme.lower() == "https" else 80)
-    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-
-
 # ---------------------------------------------------------------- JSON (Go encoding/json rules)
 
 _JSON_TYPES = {dict: "object", list: "array", str: "string", bool: "bool", int: "number",
                float: "number"}
+
+
+def _decode_json(payload: bytes) -> Any:
+    """The first JSON value of ``payload`` as ``json.NewDecoder(body).Decode`` reads it."""
+    text = payload.decode("utf-8", errors="replace")  # Go replaces invalid UTF-8 with U+FFFD
+    start = len(text) - len(text.lstrip(" \t\r\n"))
+    if start == len(text):
+        raise ExtenderError("EOF")
+    try:
+        return _JSON.raw_decode(text, start)[0]
+    except ValueError as err:
+        pos = getattr(err, "pos", start)
+        if pos >= len(text):
+            raise ExtenderError("unexpected EOF") from None
+        where = "looking for beginning of value" if getattr(err, "msg", "") in ("Expecting value", "") \
+            else f"({getattr(err, 'msg', err)})"
+        raise ExtenderError(f"invalid character {_go_char(text[pos])} {where}") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(name)  # NaN / Infinity are not JSON
+
+
+_JSON = json.JSONDecoder(parse_constant=_no_constant)
+
+
+def _go_char(c: str) -> str:
+    """``quoteChar`` of encoding/json: ``'x'``, ``'\\''``, ``'"'``, or strconv.Quote's escape."""
+    if c == "'":
+        return "'\\''"
+    if c == '"':
+        return "'\"'"
+    if c.isprintable():
+        return f"'{c}'"
+    escape = _GO_ESCAPES.get(c) or (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
+    return f"'{escape}'"
+
+
+_GO_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v"}
 
 
 def _pod_json(pod: Pod) -> dict[str, Any]:

@@ -7,9 +7,11 @@ hosts (cloud metadata at 169.254.169.254, the room's intranet, …).
 
 Rules:
 * scheme ``http`` or ``https``; no user-info (``http://127.0.0.1@evil/``) in the URL;
-* allowed by default: IPv4 loopback ``127.0.0.0/8``, IPv6 ``::1`` (also as
-  ``::ffff:127.x.y.z``), and the literal name ``localhost``; names are never
-  resolved (no DNS), so any other name is refused unless allow-listed;
+* allowed by default: IPv4 loopback ``127.0.0.0/8``, IPv6 ``::1``, and the literal
+  name ``localhost``; names are never resolved (no DNS), so any other name is refused
+  unless allow-listed; an IPv4-mapped IPv6 address (``[::ffff:127.0.0.1]``) is refused
+  whatever it maps to (write the IPv4 address), so no spelling of an address slips past
+  a rule written for the other;
 * the server widens this with ``KUBESCHED_EXTENDER_ALLOW``: comma-separated
   ``host[:port]`` patterns, where host is a name (``ext.example.com``), a
   ``*.suffix`` wildcard, an IP address (IPv6 in brackets when a port follows:
@@ -77,6 +79,8 @@ class ExtenderURLPolicy:
         if isinstance(parsed, str):
             return parsed
         _, host, address, port = parsed
+        if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+            return f"an IPv4-mapped IPv6 address is not accepted (write {address.ipv4_mapped} instead)"
         if is_loopback(host, address):
             return None
         if any(p.matches(host, address, port) for p in self.allow):
@@ -110,8 +114,6 @@ def is_loopback(host: str, address: _Address | None = None) -> bool:
         address = _literal(host)
     if address is None:
         return False
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
     return address.is_loopback
 
 
