@@ -12,6 +12,13 @@ text it was written as. Building it ourselves also lets us:
 - count alias expansions, so "billion laughs" documents fail fast;
 - report non-string mapping keys (``yes:``, ``1.10:``) instead of converting them.
 
+Limits, checked before anything is built (``check_limits``: one pass over the parser's
+events, which costs little memory and stops at the first limit crossed): at most
+``MAX_SOURCE_BYTES``, ``MAX_DOCUMENTS`` documents, ``MAX_NODES`` YAML values (scalars,
+sequences, mappings, aliases) and ``MAX_DEPTH`` levels of nesting. A file past them is
+refused in well under a second with the line where it crossed, whatever it holds; a server
+may pass tighter limits (``kubesched.sim.limits``).
+
 Deviation: go-yaml (used by kubectl) silently turns a ``yes:`` key into
 ``"true"``; here it is an error that suggests quoting.
 """
@@ -27,6 +34,12 @@ MAX_SOURCE_BYTES = 5 * 1024 * 1024
 """Largest accepted source (5 MiB): bigger inputs are refused before parsing."""
 MAX_ALIAS_NODES = 100_000
 """Most nodes that alias expansion may add to one source (billion-laughs guard)."""
+MAX_DOCUMENTS = 5_000
+"""Most YAML documents in one source (a 5,000-object cluster; a ``List`` may hold more)."""
+MAX_NODES = 500_000
+"""Most YAML values in one source, before alias expansion (some 10,000 objects)."""
+MAX_DEPTH = 100
+"""Deepest nesting of mappings and sequences (a Pod spec needs about 12)."""
 
 _STR_TAG = "tag:yaml.org,2002:str"
 _MERGE_TAG = "tag:yaml.org,2002:merge"
@@ -201,6 +214,9 @@ def read_documents(text: str) -> tuple[list[Document], SourceError | None]:
     if size > MAX_SOURCE_BYTES:
         return [], SourceError(f"input is {size} bytes, larger than the "
                                f"{MAX_SOURCE_BYTES} bytes (5 MiB) limit", 1, 0)
+    crossed = check_limits(text)
+    if crossed is not None:
+        return [], crossed
     documents: list[Document] = []
     budget = [MAX_ALIAS_NODES]
     loader = _LOADER(text)
@@ -251,6 +267,49 @@ def line_and_column(text: str, position: int) -> tuple[int, int]:
         if ch in _BREAKS and not (ch == "\r" and text[i + 1:i + 2] == "\n"):
             line, start = line + 1, i + 1
     return line, position - start + 1
+
+
+_STEP = {yaml.DocumentStartEvent: 0, yaml.SequenceStartEvent: 1, yaml.MappingStartEvent: 1,
+         yaml.ScalarEvent: 2, yaml.AliasEvent: 2, yaml.SequenceEndEvent: 3, yaml.MappingEndEvent: 3}
+
+
+def check_limits(text: str, *, max_documents: int = MAX_DOCUMENTS, max_nodes: int = MAX_NODES,
+                 max_depth: int = MAX_DEPTH, what: str = "") -> SourceError | None:
+    """The first limit ``text`` crosses, as a SourceError at its line; None when within them.
+
+    ``what`` starts the message of a crossed document or value limit (a server's words; by
+    default the reader's). A syntax error ends the check quietly: reading the text reports it.
+    """
+    documents = nodes = depth = 0
+    parser = _LOADER(text)
+    step = _STEP.get
+    try:
+        while (event := parser.get_event()) is not None:
+            kind = step(type(event))
+            if kind == 0:
+                documents += 1
+                if documents > max_documents:
+                    return _crossed(what, f"has more than {max_documents:,} documents", event, documents - 1)
+            elif kind == 3:
+                depth -= 1
+            elif kind is not None:
+                nodes += 1
+                if nodes > max_nodes:
+                    return _crossed(what, f"has more than {max_nodes:,} YAML values", event, documents - 1)
+                if kind == 1:
+                    depth += 1
+                    if depth > max_depth:
+                        return _crossed("", f"is nested more than {max_depth} levels deep", event, documents - 1)
+    except yaml.YAMLError:
+        return None
+    finally:
+        parser.dispose()
+    return None
+
+
+def _crossed(what: str, limit: str, event: yaml.Event, document: int) -> SourceError:
+    message = f"{what}: {limit.removeprefix('has ')}" if what else f"input {limit}: refused before reading"
+    return SourceError(message, event.start_mark.line + 1, max(document, 0))
 
 
 def _describe(err: yaml.MarkedYAMLError) -> str:
