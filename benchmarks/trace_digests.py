@@ -34,7 +34,7 @@ def sample_digests() -> dict[str, tuple[int, str]]:
     out = {}
     for path in sorted((ROOT / "sample_clusters").glob("*.yaml")) + sorted(
             (ROOT / "sample_clusters" / "lessons").glob("*.yaml")):
-        sim = Simulation.from_yaml(path, seed=0)
+        sim = Simulation.from_path(path, seed=0)
         sim.run_until_idle()
         out[str(path.relative_to(ROOT / "sample_clusters"))] = (len(sim.trace), sim.digest())
     return out

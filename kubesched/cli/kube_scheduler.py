@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from collections.abc import Sequence
 from typing import TextIO
 
@@ -35,7 +36,7 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
     args = _parser().parse_args(argv)
     try:
-        sim = Simulation.from_yaml(args.cluster, config=args.config, seed=args.seed)
+        sim = Simulation.from_path(Path(args.cluster), config=Path(args.config) if args.config else None, seed=args.seed)
     except (LoadError, ConfigError, ScenarioError) as error:
         print(error, file=err)
         return 1
@@ -48,6 +49,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout, err: TextI
             host = record.data.identity.split("_")[0]
             print(f"{record.time:8.3f}s {host:12} leader election: {record.data.transition} "
                   f"{record.data.message}", file=out)
+    if sim.exit_errors:
+        print("\n".join(sim.exit_errors), file=err)
+        return 1
     state = sim.state()
     print(f"stopped: {sim.stopped_reason} at {sim.time:g}s; leader {state.leader or '(none)'}", file=out)
     for pod in state.pods:

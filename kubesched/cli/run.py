@@ -25,7 +25,9 @@ code 1.
 is the Event's lastTimestamp. With ``--no-trace`` the engine runs without a recorder:
 ``pods``/``events``/``end_time`` are identical to the traced run, ``cycles`` is ``[]`` (there
 is no trace to derive it from) and ``trace_digest`` is null; text output then has no klog lines.
-Input errors (cluster, configuration, Scenario) print the loaders' one-line problems and exit 1.
+Input errors (cluster, configuration, Scenario) print the loaders' one-line problems and exit 1;
+so does a kube-scheduler that exits 1 at startup (an unknown plugin, a refused extender URL), with
+its error as kube-scheduler prints it.
 """
 
 from __future__ import annotations
@@ -88,14 +90,17 @@ def problem_lines(err: BaseException) -> list[str]:
 
 def open_simulation(file: str, config: str | None, seed: int | None, *, trace: bool,
                     policy: str | None = None) -> Any:
-    """``Simulation.from_yaml`` as ``run`` calls it; raises the loaders' errors (``input_errors()``)."""
+    """``Simulation.from_path`` as ``run`` calls it (the CLI's limits); raises the loaders' errors
+    (``input_errors()``)."""
+    from kubesched.sim import limits
     from kubesched.sim.simulation import Simulation
     for path in (file, config, policy):
         if path is not None and not pathlib.Path(path).is_file():
             raise FileNotFoundError(2, "no such file", path)
     cfg = pathlib.Path(config) if config else None
     policy_path = pathlib.Path(policy) if policy else None
-    return Simulation.from_yaml(pathlib.Path(file), config=cfg, policy=policy_path, seed=seed, trace=trace)
+    return Simulation.from_path(pathlib.Path(file), config=cfg, policy=policy_path, seed=seed, trace=trace,
+                                limits=limits.CLI)
 
 
 def load_simulation(args: argparse.Namespace, *, trace: bool, err: TextIO) -> Any | None:
@@ -254,6 +259,9 @@ def run_run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | N
     if sim is None:
         return 1
     run_to(sim, args.until)
+    if sim.exit_errors:  # kube-scheduler's runCommand error: fmt.Fprintf(os.Stderr, "%v\n", err); os.Exit(1)
+        print("\n".join(sim.exit_errors), file=err)
+        return 1
     data = report(sim, traced=traced)
     note = stop_note(sim, data["pods"])
     if note:

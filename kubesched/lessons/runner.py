@@ -27,7 +27,7 @@ from kubesched.sim.simulation import Simulation
 
 def open_simulation(lesson: Lesson) -> Simulation:
     config = lesson.config_path
-    return Simulation.from_yaml(lesson.cluster_path, config=config, horizon=lesson.horizon)
+    return Simulation.from_path(lesson.cluster_path, config=config, horizon=lesson.horizon)
 
 
 def _matches(record: Any, match: tuple[tuple[str, str], ...]) -> bool:

@@ -142,7 +142,7 @@ def run(lesson: Lesson, question: Question, seed: int | None = None) -> Simulati
     says (default: idle)."""
     text, config = variant_source(lesson, question.what_if)
     try:
-        sim = Simulation.from_yaml(text, config=config if config is not None else lesson.config_path,
+        sim = Simulation.from_text(text, config=config if config is not None else lesson.config_path,
                                    horizon=lesson.horizon, seed=seed)
     except ValueError as err:
         raise LessonError(f"{lesson.path or lesson.id}: the what-if variant does not load: {err}") from None

@@ -108,11 +108,12 @@ def run_to_idle(cluster_source: str, config_yaml: str, seed: int) -> Run:
     """Run ``cluster_source`` (cluster + scenario YAML) with ``config_yaml`` until idle or the horizon."""
     try:
         given = {"policy": config_yaml} if is_policy_text(config_yaml) else {"config": config_yaml}
-        sim = Simulation.from_yaml(cluster_source, seed=seed, **given)
+        sim = Simulation.from_text(cluster_source, seed=seed, **given)
         sim.run_until_idle()
     except COMPARE_ERRORS as err:
         problems = getattr(err, "problems", None)
         return Run(config_yaml, None, "\n".join(map(str, problems)) if problems else str(err), 0, None)
     if not any(p.alive for p in sim.engine.processes):   # every replica exited during startup
-        return Run(config_yaml, None, "kube-scheduler exited during startup", len(sim.trace), sim.stopped_reason)
+        return Run(config_yaml, None, "\n".join(sim.exit_errors) or "kube-scheduler exited during startup",
+                   len(sim.trace), sim.stopped_reason)
     return Run(config_yaml, sim.state(), "", len(sim.trace), sim.stopped_reason)

@@ -108,7 +108,9 @@ class Engine:
         self.mark_lens: list[int] = []     # marks' trace lengths (for bisect)
         self.mark_times: list[float] = []  # marks' times
         self.sizes = {"Node": 0, "Pod": 0}
-        self._node_memo: dict[str, Any] = {}
+        self._node_memo: dict[str, Any] = {}   # successive checkpoints share unchanged nodes, pods, Events
+        self._pod_memo: dict[str, Any] = {}
+        self._event_memo: dict[Any, Any] = {}
         self.traced: SchedulerProcess | None = None
         self.checkpoints: dict[int, st.SimState] = {}
         self._positional = sorted(enumerate(positional), key=lambda ie: (ie[1].after_event, ie[0]))
@@ -173,6 +175,12 @@ class Engine:
 
     def leader(self) -> SchedulerProcess | None:
         return next((p for p in self.processes if p.alive and p.leading), None)
+
+    def exit_errors(self) -> list[str]:
+        """What replicas that exited 1 said (``runCommand``'s error: an unknown plugin, a refused
+        extender URL), each distinct message once."""
+        return list(dict.fromkeys(p.env.exited[1] for p in self.processes
+                                  if p.env.exited is not None and p.env.exited[0] == 1))
 
     # -- edits ---------------------------------------------------------------------------------------
     def kill_leader(self) -> None:
@@ -316,8 +324,21 @@ class Engine:
             time=self.loop.now(), cycle=sched.scheduling_queue.scheduling_cycle() if sched is not None else 0,
             leader=leader.identity if leader is not None else "", queues=queues,
             nodes=st.capture_nodes(self.api, cache, self._node_memo),
-            pods=st.capture_pods(self.api, queues, self.attempts.attempts, self.bound_at, self.deleted.values()),
-            events=st.capture_events(self.api), replicas=replicas)
+            pods=st.capture_pods(self.api, queues, self.attempts.attempts, self.bound_at, self.deleted.values(),
+                                 self._pod_memo),
+            events=st.capture_events(self.api, self._event_memo), replicas=replicas)
+
+    # -- memory ---------------------------------------------------------------------------------------------
+    def release(self) -> None:
+        """Let go of the checkpoints and marks (call when nothing reads this run any more).
+
+        An engine is one knot of reference cycles (every loop callback holds its owner), so
+        only the cyclic garbage collector frees it, which with a large heap may be minutes
+        later; what the engine itself holds goes at once. States already handed out stay valid.
+        """
+        self.checkpoints = {}
+        self.marks, self.mark_lens, self.mark_times, self.event_times = [], [], [], []
+        self._node_memo, self._pod_memo, self._event_memo = {}, {}, {}
 
     def _traced_cache(self) -> Any:
         process = next((p for p in self.processes if p.alive and p.sched is not None), None)

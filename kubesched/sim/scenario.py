@@ -26,15 +26,21 @@ Format::
 right after the engine's N-th loop callback instead of as a callback of its own at ``at``,
 which reproduces the edited run exactly.
 
+Bounds: ``at`` is at most ``MAX_ACTION_SECONDS``; a timed action (no ``afterEvent``) is at most
+one horizon after the timed action before it (the first: after t=0), since a run stops a
+horizon after its last change (``horizon_problems``, checked when the Simulation is built).
+The document is held to the standard of manifests: duplicate keys, non-string keys and
+unknown fields are errors with their line.
+
 ``split_source(text, file)`` finds the Scenario document (at most one) in a multi-document
 cluster text and returns the text with that document blanked out (line numbers of the other
-documents are unchanged) plus the parsed ``Scenario``. Every problem is a ``ScenarioProblem``
+documents are unchanged: lines end where YAML ends them, also at a lone CR, NEL, U+2028 and
+U+2029) plus the parsed ``Scenario``. Every problem is a ``ScenarioProblem``
 naming file, line and field path, raised together as one ``ScenarioError``.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -62,7 +68,10 @@ SCENARIO_KIND = "Scenario"
 SCENARIO_API_VERSION = "kubesched/v1alpha1"
 DEFAULT_FILENAME = "<string>"
 ACTION_VERBS = ("create", "update", "delete", "cordon", "uncordon", "killLeader", "tick")
+MAX_ACTION_SECONDS = 10_000_000
+"""Latest ``at`` (about 116 days of simulated time; far beyond any horizon a run reaches)."""
 _SEPARATOR = re.compile(r"^(---|\.\.\.)(\s|$)")
+_LINE_BREAK = re.compile("(\r\n|[\r\n\x85\u2028\u2029])")  # YAML 1.1 line breaks (PyYAML, libyaml)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +103,7 @@ class Action:
     edit: Edit
     after_event: int | None = None
     line: int = 0
+    path: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +123,8 @@ def is_scenario(data: Any) -> bool:
 
 def split_source(text: str, file: str = DEFAULT_FILENAME) -> tuple[str, Scenario | None]:
     """(the text without its Scenario document, the parsed Scenario or None)."""
+    if SCENARIO_KIND not in text:  # no document can say kind: Scenario (the cluster loader reads the rest)
+        return text, None
     documents, _error = read_documents(text)
     found = [d for d in documents if is_scenario(d.data)]
     if not found:
@@ -127,7 +139,8 @@ def split_source(text: str, file: str = DEFAULT_FILENAME) -> tuple[str, Scenario
 
 def blank_document(text: str, start_line: int) -> str:
     """``text`` with the document starting at ``start_line`` (1-based) replaced by empty lines."""
-    lines = text.split("\n")
+    parts = _LINE_BREAK.split(text)
+    lines = parts[0::2]
     i = start_line - 1
     while i < len(lines) and not (i > start_line - 1 and _SEPARATOR.match(lines[i])):
         if i == start_line - 1 and _SEPARATOR.match(lines[i]):
@@ -136,16 +149,20 @@ def blank_document(text: str, start_line: int) -> str:
         else:
             lines[i] = ""
         i += 1
-    return "\n".join(lines)
+    parts[0::2] = lines
+    return "".join(parts)
 
 
 # -- parsing -------------------------------------------------------------------------------------------------
 class _Problems:
     def __init__(self, doc: Document, file: str) -> None:
-        self.doc, self.file, self.items = doc, file, []  # type: ignore[var-annotated]
+        self.doc, self.file = doc, file
+        self.items = [ScenarioProblem(file, line, path, message) for path, message, line in doc.key_errors]
+        self._keyed = {path for path, _, _ in doc.key_errors}  # said once: no "unknown field" on top
 
     def add(self, path: str, message: str) -> None:
-        self.items.append(ScenarioProblem(self.file, self.doc.line_of(path), path, message))
+        if path not in self._keyed:
+            self.items.append(ScenarioProblem(self.file, self.doc.line_of(path), path, message))
 
 
 def parse(doc: Document, file: str = DEFAULT_FILENAME) -> Scenario:
@@ -199,7 +216,9 @@ def _show(value: Any) -> str:
     if value is None:
         return "nothing"
     if isinstance(value, str):
-        return f'"{value}"'
+        return f'"{value}"' if len(value) <= 80 else f'"{value[:60]}…" ({len(value)} characters)'
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** 15:
+        return f"a {len(str(abs(value)))}-digit integer"
     if isinstance(value, (dict, list)):
         return "a mapping" if isinstance(value, dict) else "a list"
     return repr(value)
@@ -214,8 +233,8 @@ def _action(item: Any, path: str, problems: _Problems) -> Action | None:
     if at is None:
         problems.add(path, "missing field at (simulated seconds)")
         ok = False
-    elif isinstance(at, bool) or not isinstance(at, (int, float)) or not math.isfinite(at) or at < 0:
-        problems.add(f"{path}.at", f"must be a non-negative number of seconds, not {_show(at)}")
+    elif isinstance(at, bool) or not isinstance(at, (int, float)) or not 0 <= at <= MAX_ACTION_SECONDS:
+        problems.add(f"{path}.at", f"must be a number of seconds from 0 to {MAX_ACTION_SECONDS}, not {_show(at)}")
         ok = False
     after = item.get("afterEvent")
     if after is not None and (isinstance(after, bool) or not isinstance(after, int) or after < 0):
@@ -235,7 +254,26 @@ def _action(item: Any, path: str, problems: _Problems) -> Action | None:
     edit = _edit(verb, item[verb], f"{path}.{verb}", problems)
     if edit is None or not ok:
         return None
-    return Action(float(at), edit, after, problems.doc.line_of(path))
+    return Action(float(at), edit, after, problems.doc.line_of(path), path)
+
+
+def horizon_problems(scenario: Scenario, horizon: float) -> list[ScenarioProblem]:
+    """Timed actions further than ``horizon`` after the timed action before them (or after 0).
+
+    A run stops ``horizon`` simulated seconds after its last change: an action later than that
+    is one the run would only reach by idling through the gap.
+    """
+    problems = []
+    previous = 0.0
+    for action in sorted((a for a in scenario.actions if a.after_event is None), key=lambda a: a.at):
+        if action.at - previous > horizon:
+            after = "t=0" if previous == 0 else f"the action before it (at {previous:g}s)"
+            problems.append(ScenarioProblem(
+                scenario.file, action.line, f"{action.path}.at" if action.path else "at",
+                f"{action.at:g}s is more than the horizon ({horizon:g}s) after {after}; a run stops "
+                f"{horizon:g}s after its last change, so write at most {previous + horizon:g}"))
+        previous = action.at
+    return problems
 
 
 def _edit(verb: str, body: Any, path: str, problems: _Problems) -> Edit | None:

@@ -37,8 +37,11 @@ With tracing off (``trace=False``) there are no records and no marks: ``step`` r
 end (as ``run_until_idle``) and ``state()`` is the live state; decisions are the same.
 ``digest()`` is the sha256 of the trace (``kubesched.trace.digest``).
 
-One run is an ``Engine`` (engine.py); what it is a function of is ``Inputs`` from ``load_inputs``
-(inputs.py); both are re-exported here. ``CHECKPOINT_LIMIT`` is read from this module each time
+Two doors: ``Simulation.from_text`` (YAML text: the dashboard's only door, the text is never
+taken for a path) and ``Simulation.from_path`` (a file: CLI, samples, lessons); ``from_yaml``
+picks one by the argument's type. Loading raises only LoadError, ConfigError or ScenarioError.
+One run is an ``Engine`` (engine.py); what it is a function of is ``Inputs`` (inputs.py); both are
+re-exported here. ``CHECKPOINT_LIMIT`` is read from this module each time
 an engine is built.
 
 Deviation: an edit made while the cursor is inside a callback's records is applied after that
@@ -48,21 +51,29 @@ callback (a callback is never split).
 from __future__ import annotations
 
 import bisect
+import ctypes
+import ctypes.util
+import gc
 import pathlib
 import re
+import weakref
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Final
 
 from kubesched.cluster.errors import APIError
+from kubesched.scheduler.apis.config.types import KubeSchedulerConfiguration
 from kubesched.sim import state as st
 from kubesched.sim.edits import Edit, Tick, describe
 from kubesched.sim.engine import CHECKPOINT_LIMIT, ActionError, AppliedEdit, EditError, Engine, Mark
-from kubesched.sim.inputs import CONFIG_KIND, Inputs, load_inputs
+from kubesched.sim.inputs import CONFIG_KIND, Inputs, guarded, inputs_from_path, inputs_from_text, load_inputs
+from kubesched.sim.limits import ServerLimits
 from kubesched.sim.scenario import (
+    DEFAULT_FILENAME,
     Action,
     ScenarioError,
     dump,
+    horizon_problems,
     join_documents,
     scenario_document,
 )
@@ -70,6 +81,14 @@ from kubesched.sim.vocabulary import ASSUMED_POD_TTL
 from kubesched.trace import Kind, Trace
 from kubesched.trace import digest as trace_digest
 
+DEFAULT_HORIZON: Final = 300.0
+DEFAULT_MAX_EVENTS: Final = 50_000
+"""Loop callbacks a run may take (flushes and sweeps that change nothing are not callbacks, see
+``kubesched.util.loop`` rule 8): a few per pod and per scheduling attempt, so a 10,000-pod cluster
+finishes; a run that never settles stops here ("max_events") instead of holding a core."""
+LARGE_TRACE: Final = 200_000
+"""Records from which a dropped run is collected at once (a full collection costs some 60 ms per
+live session; a trace this long holds tens of MB)."""
 PHASE_KINDS: Final = frozenset({Kind.PHASE_START, Kind.PHASE_END, Kind.CYCLE_START, Kind.CYCLE_END})
 UNITS: Final = ("event", "phase", "pod", "idle")
 
@@ -78,14 +97,18 @@ UNITS: Final = ("event", "phase", "pod", "idle")
 class Simulation:
     """A steppable, forkable run of the scheduler over one cluster (see the module docstring)."""
 
-    def __init__(self, inputs: Inputs, *, trace: bool = True, horizon: float = 300.0,
-                 max_events: int = 200_000) -> None:
+    def __init__(self, inputs: Inputs, *, trace: bool = True, horizon: float = DEFAULT_HORIZON,
+                 max_events: int = DEFAULT_MAX_EVENTS) -> None:
+        problems = horizon_problems(inputs.scenario, float(horizon))
+        if problems:
+            raise ScenarioError(problems)
         self.inputs = inputs
         self.tracing = trace
         self.horizon = float(horizon)
         self.max_events = int(max_events)
         self._moves: list[AppliedEdit] = []  # edits and time-only steps (Tick), in the order made
-        self._engine = self._new_engine(self._moves)
+        self._held = _Held(self._new_engine(self._moves))
+        weakref.finalize(self, self._held.release)
         self.cursor = 0
         self._pos = 0
         self._time = 0.0
@@ -93,13 +116,36 @@ class Simulation:
 
     # -- construction ---------------------------------------------------------------------------------
     @classmethod
-    def from_yaml(cls, source: str | pathlib.Path, *, config: str | pathlib.Path | dict | None = None,
-                  policy: str | pathlib.Path | None = None, seed: int | None = None, trace: bool = True,
-                  horizon: float = 300.0, max_events: int = 200_000) -> Simulation:
-        """Load a cluster (YAML text or a path; may hold a KubeSchedulerConfiguration, a Policy and a
-        Scenario); ``config`` / ``policy`` are ``--config`` / ``--policy-config-file``."""
-        return cls(load_inputs(source, config=config, policy=policy, seed=seed), trace=trace, horizon=horizon,
-                   max_events=max_events)
+    def from_text(cls, text: str, *, config: str | dict | KubeSchedulerConfiguration | None = None,
+                  policy: str | None = None, seed: int | None = None, filename: str = DEFAULT_FILENAME,
+                  trace: bool = True, horizon: float = DEFAULT_HORIZON, max_events: int = DEFAULT_MAX_EVENTS,
+                  limits: ServerLimits | None = None) -> Simulation:
+        """A run of YAML text (the dashboard's only door: the text is never taken for a path).
+
+        The text may hold a KubeSchedulerConfiguration, a Policy and a Scenario; ``config`` (YAML
+        text, a mapping or an object) and ``policy`` (YAML/JSON text) are ``--config`` and
+        ``--policy-config-file`` and replace the text's own; ``limits`` refuses a cluster larger
+        than a server takes (kubesched.sim.limits). Raises LoadError / ConfigError / ScenarioError.
+        """
+        inputs = inputs_from_text(text, config=config, policy=policy, seed=seed, filename=filename, limits=limits)
+        return guarded(filename, lambda: cls(inputs, trace=trace, horizon=horizon, max_events=max_events))
+
+    @classmethod
+    def from_path(cls, path: pathlib.Path, *,
+                  config: pathlib.Path | str | dict | KubeSchedulerConfiguration | None = None,
+                  policy: pathlib.Path | str | None = None, seed: int | None = None, trace: bool = True,
+                  horizon: float = DEFAULT_HORIZON, max_events: int = DEFAULT_MAX_EVENTS,
+                  limits: ServerLimits | None = None) -> Simulation:
+        """A run of a cluster file (CLI, samples, lessons); ``config`` / ``policy`` may also be files."""
+        inputs = inputs_from_path(pathlib.Path(path), config=config, policy=policy, seed=seed, limits=limits)
+        return guarded(inputs.filename, lambda: cls(inputs, trace=trace, horizon=horizon, max_events=max_events))
+
+    @classmethod
+    def from_yaml(cls, source: str | pathlib.Path, **options: Any) -> Simulation:
+        """``from_path`` for a ``pathlib.Path``, ``from_text`` for a ``str`` (always YAML text)."""
+        if isinstance(source, pathlib.PurePath):
+            return cls.from_path(pathlib.Path(source), **options)
+        return cls.from_text(source, **options)
 
     def _positional(self, edits: list[AppliedEdit]) -> list[AppliedEdit]:
         """The scenario's positional actions (``afterEvent``), then ``edits``."""
@@ -111,6 +157,10 @@ class Simulation:
                       max_events=self.max_events, strict=strict, checkpoint_limit=CHECKPOINT_LIMIT)
 
     # -- what is visible --------------------------------------------------------------------------------
+    @property
+    def _engine(self) -> Engine:
+        return self._held.engine
+
     @property
     def edits(self) -> list[AppliedEdit]:
         """The edits made with ``apply``, in order (time-only steps left out)."""
@@ -335,6 +385,7 @@ class Simulation:
         while replay.events < events and replay.step():
             pass
         snapshot = replay.capture()
+        replay.release()
         if key:
             self._engine.checkpoints[key] = snapshot
         return snapshot
@@ -347,18 +398,26 @@ class Simulation:
         """
         applied = AppliedEdit(edit, self._pos, self._time)
         edits = self._moves + [applied]
+        engine = self._new_engine(edits, strict=applied)
         try:
-            engine = self._new_engine(edits, strict=applied)
             while engine.events < self._pos and engine.step():
                 pass
             if engine.events < self._pos:
                 raise EditError(f"{describe(edit)}: the run ended before event {self._pos}")
             engine.step_edits_due()
-        except APIError as err:
+        except (APIError, EditError) as err:
+            engine.release()
+            if isinstance(err, EditError):
+                raise
             raise EditError(f"{describe(edit)}: {err}") from err
         self._moves = edits
-        self._engine = engine
+        self._held.swap(engine)
         self.stopped_reason = None
+
+    @property
+    def exit_errors(self) -> tuple[str, ...]:
+        """Why kube-scheduler replicas exited 1 during startup, so far (``Engine.exit_errors``)."""
+        return tuple(self._engine.exit_errors())
 
     @property
     def action_errors(self) -> tuple[ActionError, ...]:
@@ -384,11 +443,65 @@ class Simulation:
         return join_documents(parts)
 
 
+class _Held:
+    """A Simulation's current engine. The one an edit replaces, and the last one when the
+    Simulation goes, are released (``Engine.release``); a large trace is collected at once
+    (the engine's cycles would hold it until Python's next full collection, ``LARGE_TRACE``),
+    and the freed memory is given back to the system."""
+
+    __slots__ = ("engine",)
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def swap(self, engine: Engine) -> None:
+        old, self.engine = [self.engine], engine
+        _release(old)
+
+    def release(self) -> None:
+        old, self.engine = [self.engine], None  # type: ignore[assignment]
+        _release(old)
+
+
+def _release(box: list[Engine]) -> None:
+    """Release the engine in ``box``, the last reference to it (so a collection can free it)."""
+    engine = box.pop()
+    large = len(engine.recorder.trace) >= LARGE_TRACE
+    engine.release()
+    del engine
+    if large:
+        gc.collect()
+    return_freed_memory()
+
+
+def _libc_malloc_trim() -> Callable[[int], int] | None:
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim  # glibc only
+    except (OSError, AttributeError):
+        return None
+
+
+_MALLOC_TRIM = _libc_malloc_trim()
+
+
+def return_freed_memory() -> None:
+    """Give the memory a dropped run freed back to the system (glibc keeps freed pages otherwise)."""
+    if _MALLOC_TRIM is not None:
+        _MALLOC_TRIM(0)
+
+
+def reclaim_dropped_runs() -> None:
+    """Collect runs nobody holds any more and give their memory back: a server calls this when a
+    new session starts, since the sessions that ended may sit in reference cycles of their own."""
+    gc.collect()
+    return_freed_memory()
+
+
 def _tidy(text: str) -> str:
     """Collapse the blank runs left by removed documents, and drop empty documents."""
     text = re.sub(r"(?m)^---[ \t]*\n(?:[ \t]*\n)*(?=^---|\Z)", "", text + "\n")
     return re.sub(r"\n{3,}", "\n\n", text).rstrip("\n")
 
 
-__all__ = ["CHECKPOINT_LIMIT", "PHASE_KINDS", "ActionError", "AppliedEdit", "EditError", "Engine", "Inputs", "Mark", "ScenarioError",
-           "Simulation", "load_inputs"]
+__all__ = ["CHECKPOINT_LIMIT", "PHASE_KINDS", "ActionError", "AppliedEdit", "EditError", "Engine", "Inputs", "Mark",
+           "ScenarioError", "Simulation", "load_inputs", "reclaim_dropped_runs"]

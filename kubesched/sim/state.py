@@ -208,20 +208,29 @@ def _node_state(node: Node, info: Any) -> NodeState:
 
 
 def capture_pods(api: Any, queues: QueueState, attempts: Mapping[str, int], bound_at: Mapping[str, float],
-                 deleted: Iterable[Pod]) -> tuple[PodState, ...]:
-    out: list[PodState] = []
-    for pod in api.list("Pod"):
-        out.append(_pod_state(pod, queues, attempts, bound_at, None))
-    for pod in deleted:
-        out.append(_pod_state(pod, queues, attempts, bound_at, PHASE_DELETED))
+                 deleted: Iterable[Pod], memo: dict[str, tuple[Any, tuple[Any, ...], PodState]] | None = None,
+                 ) -> tuple[PodState, ...]:
+    """Every pod stored (and every deleted one). ``memo`` (key → (pod object, inputs, PodState))
+    reuses a pod's state while its stored object and queue position are unchanged, so
+    successive checkpoints share what did not change."""
+    memo = {} if memo is None else memo
+    queued = {q.key: q for q in queues.active_q + queues.pod_backoff_q + queues.unschedulable_q}
+    out = [_pod_state(pod, queued, attempts, bound_at, None, memo) for pod in api.list("Pod")]
+    out += [_pod_state(pod, queued, attempts, bound_at, PHASE_DELETED, memo) for pod in deleted]
     return tuple(sorted(out, key=lambda p: (p.namespace, p.name, p.phase == PHASE_DELETED)))
 
 
-def _pod_state(pod: Pod, queues: QueueState, attempts: Mapping[str, int], bound_at: Mapping[str, float],
-               phase: str | None) -> PodState:
+def _pod_state(pod: Pod, queued_pods: Mapping[str, QueuedPod], attempts: Mapping[str, int],
+               bound_at: Mapping[str, float], phase: str | None,
+               memo: dict[str, tuple[Any, tuple[Any, ...], PodState]]) -> PodState:
     meta = pod.metadata
     key = f"{meta.namespace}/{meta.name}"
-    queued = queues.find(key) if phase is None else None
+    queued = queued_pods.get(key) if phase is None else None
+    count = queued.attempts if queued is not None else attempts.get(key, 0)
+    inputs = (phase, queued.queue if queued else "", count, bound_at.get(key))
+    known = memo.get(key)
+    if known is not None and known[0] is pod and known[1] == inputs:
+        return known[2]
     if phase is None:
         if pod.status.phase in (PHASE_RUNNING, PHASE_SUCCEEDED):
             phase = pod.status.phase
@@ -229,20 +238,28 @@ def _pod_state(pod: Pod, queues: QueueState, attempts: Mapping[str, int], bound_
             phase = PHASE_BOUND
         else:
             phase = PHASE_PENDING
-    count = queued.attempts if queued is not None else attempts.get(key, 0)
-    return PodState(meta.namespace, meta.name, phase, pod.spec.node_name, pod.status.nominated_node_name,
-                    count, bound_at.get(key), queued.queue if queued else "", get_pod_priority(pod),
-                    phase != PHASE_DELETED and meta.deletion_timestamp is not None)
+    state = PodState(meta.namespace, meta.name, phase, pod.spec.node_name, pod.status.nominated_node_name,
+                     count, bound_at.get(key), queued.queue if queued else "", get_pod_priority(pod),
+                     phase != PHASE_DELETED and meta.deletion_timestamp is not None)
+    memo[key] = (pod, inputs, state)
+    return state
 
 
-def capture_events(api: Any) -> tuple[EventState, ...]:
+def capture_events(api: Any, memo: dict[tuple[str, str], tuple[Any, EventState]] | None = None,
+                   ) -> tuple[EventState, ...]:
+    """The stored Events, oldest first; ``memo`` reuses an Event's state while it is unchanged."""
+    memo = {} if memo is None else memo
     events = sorted(api.list("Event"), key=lambda e: (e.first_timestamp or 0.0, e.metadata.namespace,
                                                       e.metadata.name))
     out = []
     for ev in events:
-        ref = ev.involved_object
-        name = f"{ref.namespace}/{ref.name}" if ref.namespace else ref.name
-        source = ev.source.component + (f", {ev.source.host}" if ev.source.host else "")
-        out.append(EventState(ev.type, ev.reason, f"{ref.kind} {name}", ev.message, ev.count,
-                              ev.first_timestamp, ev.last_timestamp, source))
+        key = (ev.metadata.namespace, ev.metadata.name)
+        known = memo.get(key)
+        if known is None or known[0] is not ev:
+            ref = ev.involved_object
+            name = f"{ref.namespace}/{ref.name}" if ref.namespace else ref.name
+            source = ev.source.component + (f", {ev.source.host}" if ev.source.host else "")
+            known = memo[key] = (ev, EventState(ev.type, ev.reason, f"{ref.kind} {name}", ev.message, ev.count,
+                                                ev.first_timestamp, ev.last_timestamp, source))
+        out.append(known[1])
     return tuple(out)

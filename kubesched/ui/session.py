@@ -27,7 +27,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from kubesched.sim.simulation import CHECKPOINT_LIMIT, Simulation
+from kubesched.sim.limits import DASHBOARD
+from kubesched.sim.simulation import CHECKPOINT_LIMIT, Simulation, reclaim_dropped_runs
 from kubesched.sim.vocabulary import INPUT_ERRORS
 from kubesched.ui import url_state
 from kubesched.ui.status import computing
@@ -73,6 +74,7 @@ def lang() -> str:
 def ensure() -> Simulation:
     """Create the session's Simulation on its first run (``?scenario=`` or ``?cluster=``, and ``?step=``)."""
     if SIM not in st.session_state:
+        reclaim_dropped_runs()  # a new visitor: free the runs of sessions that have ended
         name = _query(CLUSTER)
         if name not in sample_clusters():
             name = DEFAULT_CLUSTER
@@ -137,8 +139,11 @@ def restore_draft(text: str) -> None:
 
 
 def _new_simulation(source: str | Path) -> Simulation:
+    """A sample file (``Path``) or the learner's text (``str``: only ever YAML text, never a path)."""
     with computing():
-        return _eager(Simulation.from_yaml(source, seed=SEED))
+        if isinstance(source, Path):
+            return _eager(Simulation.from_path(source, seed=SEED))
+        return _eager(Simulation.from_text(source, seed=SEED, limits=DASHBOARD))
 
 
 def _eager(sim: Simulation) -> Simulation:

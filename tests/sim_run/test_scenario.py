@@ -66,7 +66,7 @@ BAD_POD = ("{at: 1, create: {apiVersion: v1, kind: Pod, metadata: {name: p}, spe
 
 
 @pytest.mark.parametrize("actions, line, path, message", [
-    (["{at: -1, cordon: n1}"], 9, "spec.actions[0].at", "must be a non-negative number of seconds, not -1"),
+    (["{at: -1, cordon: n1}"], 9, "spec.actions[0].at", "must be a number of seconds from 0 to 10000000, not -1"),
     (["{cordon: n1}"], 9, "spec.actions[0]", "missing field at (simulated seconds)"),
     (["{at: 1}"], 9, "spec.actions[0]", NEEDS_ONE + "none"),
     (["{at: 1, cordon: n1, uncordon: n1}"], 9, "spec.actions[0]", NEEDS_ONE + "cordon, uncordon"),
@@ -148,10 +148,10 @@ def test_path_source_names_the_file_in_errors(tmp_path):
     path = tmp_path / "bad.yaml"
     path.write_text(node("n1") + scenario("{at: x, cordon: n1}"))
     with pytest.raises(ScenarioError, match=r"bad.yaml:17: Scenario: spec.actions\[0\].at: "):
-        Simulation.from_yaml(path)
+        Simulation.from_path(path)
     good = tmp_path / "good.yaml"
     good.write_text(SMALL)
-    assert Simulation.from_yaml(str(good)).run_until_idle() > 0
+    assert Simulation.from_path(good).run_until_idle() > 0
 
 
 def test_missing_file_is_a_load_error(tmp_path):

@@ -359,7 +359,9 @@ def test_run_to_idle_compares_least_and_most_allocated():
 def test_run_to_idle_reports_a_scheduler_that_exits():
     bad = HEAD + "profiles:\n- plugins:\n    score:\n      enabled:\n      - name: Nope\n        weight: 1\n"
     run = compare.run_to_idle((SAMPLES / "taints.yaml").read_text(), bad, 0)
-    assert (run.state, run.error) == (None, "kube-scheduler exited during startup")
+    assert (run.state, run.error) == (None, 'couldn\'t create scheduler using provider "DefaultProvider": '
+                                            "initializing profiles: creating profile for scheduler name "
+                                            'default-scheduler: ScorePlugin "Nope" does not exist')
     assert compare.run_to_idle("kind: Node\nmetadata: {name: [}\n", HEAD, 0).error != ""
 
 

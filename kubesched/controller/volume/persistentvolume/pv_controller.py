@@ -111,8 +111,8 @@ class PersistentVolumeController:
         self._volumes = SyncQueue(api.loop, lambda key: self._sync_volume_key(key[1]), VOLUME_LABEL)
         self.stop = api.watch(self._on_event, kinds=("PersistentVolume", "PersistentVolumeClaim"))
         self._resync()  # the informers' initial list
-        api.loop.call_later(sync_period, lambda: api.loop.every(sync_period, self._resync, label=RESYNC_LABEL),
-                            label=RESYNC_LABEL)
+        api.loop.call_later(sync_period, lambda: api.loop.every(sync_period, self._resync, label=RESYNC_LABEL,
+                                                                idle=self._nothing_to_resync), label=RESYNC_LABEL)
 
     def _on_event(self, event: WatchEvent) -> None:
         if event.kind == "PersistentVolume":
@@ -122,6 +122,10 @@ class PersistentVolumeController:
                 self._volumes.add(("", event.obj.spec.volume_name))
         else:
             self._claims.add((event.obj.metadata.namespace, event.obj.metadata.name))
+
+    def _nothing_to_resync(self) -> bool:
+        """No volume and no claim: a resync now does nothing (the loop skips it)."""
+        return not self._api.list("PersistentVolume") and not self._api.list("PersistentVolumeClaim")
 
     def _resync(self) -> None:
         """``resync``: every volume, then every claim, is synced again."""
