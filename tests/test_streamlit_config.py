@@ -3,7 +3,7 @@
 import tomllib
 from pathlib import Path
 
-from kubesched.api.yaml_source import MAX_SOURCE_BYTES
+from kubesched.sim.limits import DASHBOARD
 
 CONFIG = tomllib.loads((Path(__file__).resolve().parents[1] / ".streamlit" / "config.toml").read_text())
 
@@ -17,6 +17,7 @@ def test_privacy_viewer_toolbar_and_theme():
 def test_shared_server_limits():
     server = CONFIG["server"]
     assert server["runOnSave"] is False
-    assert server["maxUploadSize"] * 2**20 == MAX_SOURCE_BYTES      # the loader's own limit, in MB
+    assert server["maxUploadSize"] == 1
+    assert DASHBOARD.max_bytes == server["maxUploadSize"] * 2**20   # the dashboard's byte limit is this number
     assert 0 < server["maxMessageSize"] <= 64
     assert CONFIG["runner"]["postScriptGC"] is False

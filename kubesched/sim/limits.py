@@ -12,14 +12,18 @@ workloads into pods (a 9-line Deployment asks for 5,000). ``check_objects`` coun
 nodes and pods. Both raise a LoadError whose one problem says "this cluster is
 larger than this server allows: …". ``DASHBOARD`` is what the dashboard passes to
 ``Simulation.from_text`` (a run at these limits takes about 10 s of one core:
-benchmarks/fuzz_inputs.py); ``CLI`` is what ``run`` passes. The reader's own limits
-(kubesched.api.yaml_source) hold everywhere.
+benchmarks/fuzz_inputs.py); its byte limit is Streamlit's ``server.maxUploadSize`` in
+``.streamlit/config.toml`` (MiB, the one place the number is written), so an upload Streamlit
+accepts is one the dashboard reads and editor text is held to the same bound. ``CLI`` is what
+``run`` passes. The reader's own limits (kubesched.api.yaml_source) hold everywhere.
 """
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Final
 
 from kubesched.api.load import LoadError, LoadProblem
@@ -48,7 +52,17 @@ class ServerLimits:
                 f"nodes × pods")
 
 
-DASHBOARD: Final = ServerLimits("this server", max_bytes=1 << 20, max_documents=4_000, max_values=150_000,
+STREAMLIT_CONFIG: Final = Path(__file__).resolve().parents[2] / ".streamlit" / "config.toml"
+
+
+def _upload_limit_bytes() -> int:
+    """``server.maxUploadSize`` of the dashboard's Streamlit configuration, in bytes (Streamlit
+    counts it in MiB: ``maxUploadSize * 1024 * 1024``)."""
+    with STREAMLIT_CONFIG.open("rb") as file:
+        return int(tomllib.load(file)["server"]["maxUploadSize"]) << 20
+
+
+DASHBOARD: Final = ServerLimits("this server", max_bytes=_upload_limit_bytes(), max_documents=4_000, max_values=150_000,
                                 max_nodes=2_500, max_pods=1_000, max_node_pod_pairs=250_000)
 CLI: Final = ServerLimits("kubesched run", max_bytes=MAX_SOURCE_BYTES, max_documents=MAX_DOCUMENTS,
                           max_values=MAX_NODES, max_nodes=5_000, max_pods=10_000, max_node_pod_pairs=5_000_000)
@@ -61,7 +75,7 @@ def check_text(text: str, limits: ServerLimits, filename: str) -> None:
     """Refuse ``text`` larger than ``limits`` allow, before loading it (LoadError)."""
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > limits.max_bytes:
-        _refuse(filename, limits, f"{size:,} bytes (at most {limits.max_bytes:,})")
+        _refuse(filename, limits, f"{size:,} bytes (at most {limits.max_bytes:,} bytes, {limits.max_bytes / 2**20:g} MiB)")
     crossed = check_limits(text, max_documents=limits.max_documents, max_nodes=limits.max_values,
                            what=limits.too_large)
     if crossed is not None:

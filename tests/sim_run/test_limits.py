@@ -76,7 +76,7 @@ def test_too_many_values_is_refused_at_the_line_that_crosses():
     ("# x\n" * (5 << 18) + "a: 1\n", None, "<string>:1: document 0: input is 5242885 bytes, larger than the "
                                            "5242880 bytes (5 MiB) limit"),
     ("# x\n" * (1 << 18) + "a: 1\n", DASHBOARD, f"<string>:1: document 0: {SERVER}: 1,048,581 bytes "
-                                                "(at most 1,048,576)"),
+                                                "(at most 1,048,576 bytes, 1 MiB)"),
     ("[" + "0," * 150_001 + "]\n", DASHBOARD, f"<string>:1: document 0: {SERVER}: more than 150,000 YAML values"),
     (deployments(1, 1001), DASHBOARD, f"<string>:1: document 0: {SERVER}: 0 nodes × 1,001 pods, counting replicas "
                                       "(at most 2,500 nodes, 1,000 pods and 250,000 nodes × pods)"),

@@ -6,7 +6,10 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from kubesched.ui.i18n import t
+
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
+CLUSTER_PAGE = "kubesched/ui/pages/cluster.py"
 
 
 def run_app(**query: str) -> AppTest:
@@ -17,3 +20,10 @@ def run_app(**query: str) -> AppTest:
     at.run()
     assert not at.exception, at.exception
     return at
+
+
+def open_editor(at: AppTest) -> AppTest:
+    """The Cluster page with its YAML tab open (tabs run lazily)."""
+    at.switch_page(CLUSTER_PAGE).run()
+    at.session_state["cluster_tab"] = t("cluster.tab_yaml", at.session_state["lang"])
+    return at.run()

@@ -14,7 +14,7 @@ from kubesched.sim.simulation import Simulation
 from kubesched.ui import charts, presenter, shortcuts, stepper, url_state
 from kubesched.ui.i18n import t
 from kubesched.ui.session import LINK_SOURCE, SAMPLE_DIR
-from tests.ui_pages.apptest import run_app
+from tests.ui_pages.apptest import open_editor, run_app
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -109,9 +109,7 @@ def test_an_edited_run_is_carried_by_the_url_and_reopens_from_it():
     text = (SAMPLE_DIR / "taints.yaml").read_text().replace("name: ", "name: x", 1)
     at = run_app(cluster="taints.yaml")
     assert at.query_params["cluster"] == "taints.yaml" and "scenario" not in at.query_params
-    at.switch_page(CLUSTER).run()
-    at.session_state["cluster_tab"] = t("cluster.tab_yaml", "en")
-    at.run()
+    open_editor(at)
     at.text_area(key="cluster_editor").set_value(text).run()
     at.button(key="cluster_apply").click().run()
     assert "cluster" not in at.query_params

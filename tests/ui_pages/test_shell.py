@@ -13,7 +13,7 @@ from kubesched.ui import stepper
 from kubesched.ui.figures.markup import md
 from kubesched.ui.i18n import CATALOG, LANGUAGES, missing_keys, t
 from kubesched.ui.session import DEFAULT_CLUSTER, SAMPLE_DIR, sample_clusters
-from tests.ui_pages.apptest import run_app
+from tests.ui_pages.apptest import open_editor, run_app
 
 ROOT = Path(__file__).resolve().parents[2]
 HOME, CLUSTER = "kubesched/ui/pages/home.py", "kubesched/ui/pages/cluster.py"
@@ -34,13 +34,6 @@ def click(at: AppTest, key: str) -> AppTest:
     if key not in {b.key for b in at.button}:
         at.run()
     return at.button(key=key).click().run()
-
-
-def open_editor(at: AppTest) -> AppTest:
-    """The Cluster page with its YAML tab open (tabs run lazily)."""
-    at.switch_page(CLUSTER).run()
-    at.session_state["cluster_tab"] = t("cluster.tab_yaml", at.session_state["lang"])
-    return at.run()
 
 
 def fresh(name: str = DEFAULT_CLUSTER) -> Simulation:
