@@ -27,8 +27,13 @@ from pathlib import Path
 from typing import Any, Final
 
 from kubesched.api.load import LoadError, LoadProblem
-from kubesched.api.yaml_source import MAX_DOCUMENTS, MAX_NODES, MAX_SOURCE_BYTES, check_limits, read_documents
-
+from kubesched.api.yaml_source import (
+    MAX_DOCUMENTS,
+    MAX_NODES,
+    MAX_SOURCE_BYTES,
+    check_limits,
+    read_documents,
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,8 @@ from kubesched.scheduler.factory import (
     DURATION_TO_EXPIRE_ASSUMED_POD as ASSUMED_POD_TTL,
 )
 from kubesched.scheduler.internal.queue import events as queue_events
-from kubesched.sim.inputs import INPUT_ERRORS  # what loading a cluster, configuration or scenario raises
+from kubesched.sim.inputs import INPUT_ERRORS
 from kubesched.sim.scenario import ScenarioError
 
+# INPUT_ERRORS: what loading a cluster, configuration or scenario raises (kubesched.sim.inputs)
 __all__ = ["ASSUMED_POD_TTL", "INPUT_ERRORS", "ConfigError", "LoadError", "ScenarioError", "queue_events"]
