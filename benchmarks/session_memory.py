@@ -15,30 +15,15 @@ Bounded: N sessions, each with a 60 s timeout; the server is always stopped.
 from __future__ import annotations
 
 import argparse
-import os
-import socket
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-DONE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
-
-
-def cluster(nodes: int, pods: int) -> str:
-    parts = [f"---\napiVersion: v1\nkind: Node\nmetadata:\n  name: node-{i}\n  labels: {{kubernetes.io/hostname: "
-             f"node-{i}, topology.kubernetes.io/zone: zone-{i % 3}}}\nstatus:\n  capacity: {{cpu: '32', "
-             f"memory: 128Gi, pods: '110'}}\n" for i in range(nodes)]
-    parts += [f"---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: pod-{j}\n  namespace: default\n  labels: "
-              f"{{app: app-{j % 7}}}\nspec:\n  containers:\n  - name: c\n    image: nginx\n    resources:\n"
-              f"      requests: {{cpu: 100m, memory: 100Mi}}\n" for j in range(pods)]
-    return "".join(parts)
+sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
+from bench_load import cluster_yaml
+from ui_latency import CHROMIUM, CHROMIUM_ARGS, IDLE, serve_process
 
 
 def rss_mb(pid: int) -> float:
@@ -48,24 +33,6 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_healthy(url: str, proc: subprocess.Popen, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and proc.poll() is None:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as r:
-                if r.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit("streamlit did not start")
-
-
 def one_session(browser, url: str, upload: Path | None) -> None:
     """Open the dashboard; with ``upload``: upload it, step once; then close the tab."""
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -73,15 +40,15 @@ def one_session(browser, url: str, upload: Path | None) -> None:
         page = ctx.new_page()
         page.set_default_timeout(180_000)
         page.goto(url)
-        page.wait_for_selector(DONE)
+        page.wait_for_selector(IDLE)
         if upload is None:
             return
         page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(upload))
         page.wait_for_timeout(500)
-        page.wait_for_selector(DONE)
+        page.wait_for_selector(IDLE)
         page.locator('[data-testid="stSidebar"] .st-key-next_pod button').first.click()
         page.wait_for_timeout(300)
-        page.wait_for_selector(DONE)
+        page.wait_for_selector(IDLE)
     finally:
         ctx.close()
 
@@ -96,49 +63,33 @@ def main() -> None:
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as tmp:
         upload = Path(tmp) / "cluster.yaml"
-        upload.write_text(cluster(args.nodes, args.pods))
-        log = open(Path(tmp) / "server.log", "w")
-        proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(ROOT / args.app),
-                                 "--server.headless", "true", "--server.port", str(port),
-                                 "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
-                                 "--server.fileWatcherType", "none",
-                                 "--server.disconnectedSessionTTL", str(args.ttl)],
-                                cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-        try:
-            wait_healthy(url, proc)
-            with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        upload.write_text(cluster_yaml(args.nodes, args.pods))
+        with open(Path(tmp) / "server.log", "w") as log, serve_process(
+                ROOT / args.app, log, ("--server.disconnectedSessionTTL", str(args.ttl))) as (url, proc), \
+                sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            one_session(browser, url, upload)
+            time.sleep(args.ttl + 1)
+            one_session(browser, url, upload)  # a visit lets the server drop expired sessions
+            start = rss_mb(proc.pid)
+            print(f"after a warm-up session: {start:.0f} MB "
+                  f"({args.nodes} nodes × {args.pods} pods uploaded per session)")
+            t0 = time.monotonic()
+            for _ in range(args.sessions):
                 one_session(browser, url, upload)
+            took = time.monotonic() - t0
+            after = rss_mb(proc.pid)
+            print(f"after {args.sessions} closed sessions: {after:.0f} MB "
+                  f"(+{after - start:.0f}; {took / args.sessions:.1f} s per session)")
+            for _ in range(2):  # a visit after the TTL lets the server drop the expired sessions
                 time.sleep(args.ttl + 1)
-                one_session(browser, url, upload)  # a visit lets the server drop expired sessions
-                start = rss_mb(proc.pid)
-                print(f"after a warm-up session: {start:.0f} MB "
-                      f"({args.nodes} nodes × {args.pods} pods uploaded per session)")
-                t0 = time.monotonic()
-                for i in range(args.sessions):
-                    one_session(browser, url, upload)
-                took = time.monotonic() - t0
-                after = rss_mb(proc.pid)
-                print(f"after {args.sessions} closed sessions: {after:.0f} MB "
-                      f"(+{after - start:.0f}; {took / args.sessions:.1f} s per session)")
-                for _ in range(2):  # a visit after the TTL lets the server drop the expired sessions
-                    time.sleep(args.ttl + 1)
-                    one_session(browser, url, None)
-                time.sleep(2)
-                expired = rss_mb(proc.pid)
-                print(f"once they expired ({args.ttl} s TTL): {expired:.0f} MB (+{expired - start:.0f})")
-                browser.close()
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-            log.close()
+                one_session(browser, url, None)
+            time.sleep(2)
+            expired = rss_mb(proc.pid)
+            print(f"once they expired ({args.ttl} s TTL): {expired:.0f} MB (+{expired - start:.0f})")
+            browser.close()
 
 
 if __name__ == "__main__":

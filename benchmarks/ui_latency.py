@@ -26,7 +26,7 @@ import tempfile
 import time
 import urllib.parse
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -65,12 +65,21 @@ def free_port() -> int:
 def serve(script: Path, log: Any = subprocess.DEVNULL) -> Iterator[str]:
     """``streamlit run script`` on a free loopback port (output to ``log``); yields the URL, stops the
     server after. The browser tests use it too (tests/browser/conftest.py)."""
+    with serve_process(script, log) as (url, _proc):
+        yield url
+
+
+@contextlib.contextmanager
+def serve_process(script: Path, log: Any = subprocess.DEVNULL, options: Sequence[str] = (),
+                  ) -> Iterator[tuple[str, subprocess.Popen]]:
+    """``serve`` with more ``streamlit run`` options; yields the URL and the server process
+    (benchmarks/session_memory.py reads its RSS)."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true", "--server.port",
          str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
-         "--server.fileWatcherType", "none"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+         "--server.fileWatcherType", "none", *options], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -79,7 +88,7 @@ def serve(script: Path, log: Any = subprocess.DEVNULL) -> Iterator[str]:
             if proc.poll() is not None or time.monotonic() > deadline:
                 raise ServerDidNotStart(f"streamlit did not start for {script}")
             time.sleep(0.2)
-        yield url
+        yield url, proc
     finally:
         proc.terminate()
         try:
