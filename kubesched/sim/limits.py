@@ -109,6 +109,8 @@ def _asked_for(documents: Iterable[Any]) -> tuple[int, int]:
         items = data.get("items") if data.get("kind") == "List" else [data]
         for obj in items if isinstance(items, list) else ():
             kind = obj.get("kind") if isinstance(obj, dict) else None
+            if not isinstance(kind, str):      # a malformed kind is the loader's to name, not a count
+                continue
             if kind == "Node":
                 nodes += 1
             elif kind == "Pod":

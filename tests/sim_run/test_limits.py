@@ -111,3 +111,13 @@ def test_check_limits(text, limits, crossed):
         assert error is None
     else:
         assert (error.line, error.message) == (crossed[0], crossed[1] + ": refused before reading")
+
+
+@pytest.mark.parametrize("kind", ["[Deployment]", "{a: 1}"])
+def test_a_malformed_kind_is_a_field_error_under_the_dashboard_limits(kind):
+    """Found by benchmarks/fuzz_inputs.py: counting a document whose kind is a list or a map must
+    not fail before the loader names the field."""
+    text = f"apiVersion: apps/v1\nkind: {kind}\nmetadata: {{name: web}}\n"
+    got = refusal(text, limits=DASHBOARD)
+    assert got.startswith("<string>:2: document 0: kind: "), got
+    assert "internal error" not in got
