@@ -67,6 +67,7 @@ def page(chromium, st_server):
     pg = ctx.new_page()
     pg.set_default_timeout(30_000)
     pg.goto(st_server)
-    pg.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
+    # the first script run of a fresh server imports the engine: allow for a busy machine
+    pg.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=120_000)
     yield pg
     ctx.close()
