@@ -232,6 +232,25 @@ class Simulation:
         self._pos, self._time = self._engine.events, self._engine.loop.now()
         return self.cursor
 
+    @property
+    def computed_time(self) -> float:
+        """The simulated time the computed part of the run has reached (at or after ``time``)."""
+        return self._engine.loop.now()
+
+    def compute_ahead(self, callbacks: int) -> bool:
+        """Run at most ``callbacks`` more engine callbacks beyond the computed run, the cursor
+        unchanged; True once the run has stopped (idle, horizon or event cap). The dashboard
+        computes a long run to idle this way, a slice per rerun; slicing never changes the run
+        (the same callbacks run in the same order), so the trace is the same however it is cut."""
+        engine = self._engine
+        for _ in range(max(1, int(callbacks))):
+            reason = engine.stop_reason()
+            if reason is not None:
+                self.stopped_reason = reason
+                return True
+            engine.step()
+        return False
+
     def advance(self, seconds: float) -> int:
         """Move ``seconds`` of simulated time forward (running the engine as needed).
 

@@ -8,6 +8,9 @@ Rules (Streamlit's rerun model): the cursor lives in the Simulation; widgets cha
 callbacks, which rerun just the stepper's position (status line, slider) and the page's views
 (``fragments``), not its buttons; the slider's session value (key ``"step"``) is written from the
 cursor before the slider is drawn.
+Run to idle computes in slices (``SLICE_CALLBACKS`` engine callbacks per rerun of a timer fragment,
+``Simulation.compute_ahead``), showing how far it got and a Stop button, so a long run neither
+blocks this session's page nor holds the server's thread for its whole length.
 The URL carries ``?step=`` (``url_state``). The stepper is drawn once per run: in the sidebar,
 or, in presenter mode, as a bar across the top of the main area (same keys and shortcuts).
 
@@ -27,6 +30,8 @@ from kubesched.ui.shortcuts import IDLE_SHORTCUT, PLAY_SHORTCUT, SHORTCUTS
 from kubesched.ui.status import computing
 
 STEP_KEY = "step"
+RUNNING_KEY = "_running_to_idle"
+SLICE_CALLBACKS = 100   # engine callbacks per slice of a run to idle (about 0.1-0.5 s on 2,500 nodes)
 PLAYING_KEY = "playing"
 SPEED_KEY = "play_speed"
 PLAY_UNIT_KEY = "play_unit"
@@ -65,10 +70,19 @@ def on_move(unit: str, direction: int) -> None:
 
 
 def on_run_to_idle() -> None:
+    """Finish at once when the run is (nearly) computed; else go on in slices (``_idle_slices``)."""
     sim = session.current()
     with computing():
-        sim.run_until_idle()
+        done = sim.compute_ahead(SLICE_CALLBACKS)
+    if not done:
+        st.session_state[RUNNING_KEY] = True
+        return
+    sim.run_until_idle()
     _moved(sim)
+
+
+def on_stop_run() -> None:
+    st.session_state[RUNNING_KEY] = False
 
 
 def on_slide() -> None:
@@ -108,6 +122,29 @@ def _idle_button(lang: str, column) -> None:
                   shortcut=IDLE_SHORTCUT, width="stretch")
 
 
+def _idle_slices(lang: str) -> None:
+    """While a run to idle is being computed: one slice per timer tick, its progress and Stop;
+    at the end the cursor goes to the end of the run (a whole-app rerun, as a step)."""
+    running = bool(st.session_state.get(RUNNING_KEY))
+
+    @st.fragment(run_every=0.05 if running else None)
+    def slices() -> None:
+        if not st.session_state.get(RUNNING_KEY):
+            return
+        sim = session.current()
+        with computing():
+            done = sim.compute_ahead(SLICE_CALLBACKS)
+        if done:
+            st.session_state[RUNNING_KEY] = False
+            sim.run_until_idle()
+            st.session_state[STEP_KEY] = sim.cursor
+            st.rerun()
+        st.caption(t("stepper.computing_run", lang, time=f"{sim.computed_time:g}", records=len(sim.trace)))
+        st.button(t("stepper.stop_run", lang), key="stop_run", on_click=on_stop_run, width="stretch")
+
+    slices()
+
+
 def _play_controls(lang: str, play, unit, speed) -> None:
     playing = bool(st.session_state.get(PLAYING_KEY))
     play.button(t("stepper.pause" if playing else "stepper.play", lang), key="play", on_click=on_play,
@@ -142,6 +179,7 @@ def _render_column() -> None:
         _step_buttons(unit, lang, st.columns([5, 3, 5], vertical_alignment="center", gap="xsmall"))
     idle, reset = st.columns(2)
     _idle_button(lang, idle)
+    _idle_slices(lang)
     reset.button(t("stepper.reset", lang), key="reset_sim", on_click=on_reset, width="stretch", icon=ICONS["reset"],
                  help=t("stepper.reset_help", lang))
     _position("slider")
@@ -162,6 +200,7 @@ def _render_bar() -> None:
         cells[2 * i + 1].button(f"{name} ▶", key=f"next_{unit}", on_click=on_move, args=(unit, 1),
                                 shortcut=SHORTCUTS[(unit, 1)], help=t(f"stepper.next_{unit}", lang), width="stretch")
     _idle_button(lang, cells[6])
+    _idle_slices(lang)
     status_cell, unit_cell, speed_cell = st.columns([10, 2, 2], vertical_alignment="center", gap="small")
     _play_controls(lang, cells[7], unit_cell, speed_cell)
     with status_cell:

@@ -269,24 +269,46 @@ def test_only_png_download_on_the_chart_toolbar(browser_context, st_server):
     assert buttons.first.get_attribute("data-title") == "Download plot as a PNG"
 
 
-def test_a_slow_step_shows_computing(browser_context, st_server):
+def _upload_slow(page, st_server) -> None:
+    open_url(page, st_server)
+    # 2,400 nodes x 100 pods (under the dashboard's 250,000 pairs): running it to idle takes well over
+    # the spinner's 0.5 s delay even on an idle machine (about 1.3 s there), and more than one slice.
+    upload(page, "slow.yaml", 2400, 100)
+    expect(page.get_by_text("slow.yaml").first).to_be_visible(timeout=180_000)
+    settle(page)
+
+
+def test_a_slow_run_to_idle_computes_in_slices_with_progress(browser_context, st_server):
     page = browser_context()
     with screenshot_on_failure(page, "room_computing"):
-        open_url(page, st_server)
-        # 2,400 nodes x 100 pods (under the dashboard's 250,000 pairs): running it to idle takes well over
-        # the spinner's 0.5 s delay even on an idle machine (about 1.3 s there).
-        upload(page, "slow.yaml", 2400, 100)
-        expect(page.get_by_text("slow.yaml").first).to_be_visible(timeout=180_000)
-        settle(page)
-        # a spinner shown for less than a poll interval still counts: watch the DOM from before the click
-        page.evaluate("""text => { window.__computing = false;
-            new MutationObserver(() => { for (const s of document.querySelectorAll('[data-testid="stSpinner"]'))
-                if (s.textContent.includes(text)) window.__computing = true; })
+        _upload_slow(page, st_server)
+        # a status shown for less than a poll interval still counts: watch the DOM from before the click
+        page.evaluate("""texts => { window.__computing = false;
+            new MutationObserver(() => { const body = document.body.innerText;
+                if (texts.some(t => body.includes(t))) window.__computing = true; })
               .observe(document.body, {subtree: true, childList: true, characterData: true}); }""",
-                      t("app.computing", "en"))
+                      [t("app.computing", "en"), t("stepper.computing_run", "en").split("…")[0]])
         page.locator(".st-key-run_to_idle button").first.click()
         page.wait_for_function("() => window.__computing === true", timeout=120_000)
+        page.locator(".st-key-stop_run").wait_for(state="detached", timeout=300_000)
         settle(page)
+        shown = re.search(r"step (\d+)/(\d+)", page.locator(STATUS).first.inner_text())
+        assert shown and shown[1] == shown[2] and int(shown[2]) > 1000
+
+
+def test_stop_computing_keeps_the_cursor(browser_context, st_server):
+    page = browser_context()
+    with screenshot_on_failure(page, "room_stop"):
+        open_url(page, st_server)
+        # 1 node x 1,000 pods: 890 never fit and are retried to the horizon, a run of many seconds
+        upload(page, "long.yaml", 1, 1000)
+        expect(page.get_by_text("long.yaml").first).to_be_visible(timeout=180_000)
+        settle(page)
+        page.locator(".st-key-run_to_idle button").first.click()
+        page.locator(".st-key-stop_run button").click(timeout=120_000)
+        page.locator(".st-key-stop_run").wait_for(state="detached", timeout=120_000)
+        settle(page)
+        assert re.search(r"step 0/", page.locator(STATUS).first.inner_text())
 
 
 PAGES = ("", "cluster", "startup", "queues", "schedule", "preemption", "binding", "configuration", "events")

@@ -104,3 +104,29 @@ def test_feature_gates_of_the_config_hold_while_the_engine_runs():
     scheduler_new = next(r for r in sim.trace if r.kind is Kind.STARTUP_STEP and r.data.step == "scheduler.New")
     filters = dict(scheduler_new.data.details)["profile default-scheduler filter"]
     assert "PodTopologySpread" not in filters.split(",")
+
+
+@pytest.mark.parametrize("slice_size", [1, 7, 100])
+@pytest.mark.parametrize("source", CASES)
+def test_computing_in_slices_gives_the_same_run(source, slice_size):
+    """The dashboard's run to idle in slices (``compute_ahead``): cursor unchanged meanwhile, the
+    same trace, stop reason and event count as one run through."""
+    sliced, straight = Simulation.from_yaml(source), Simulation.from_yaml(source)
+    slices = 0
+    while not sliced.compute_ahead(slice_size):
+        slices += 1
+        assert sliced.cursor == 0
+        assert sliced.computed_time >= sliced.time
+    sliced.run_until_idle()
+    straight.run_until_idle()
+    assert slices >= (straight.engine.events - 1) // slice_size
+    assert (sliced.digest(), sliced.stopped_reason, sliced.engine.events, sliced.cursor) == (
+        straight.digest(), straight.stopped_reason, straight.engine.events, straight.cursor)
+
+
+def test_compute_ahead_after_the_end_says_done_at_once():
+    sim = Simulation.from_yaml(SMALL)
+    sim.run_until_idle()
+    events = sim.engine.events
+    assert sim.compute_ahead(10) is True
+    assert sim.engine.events == events
