@@ -133,8 +133,20 @@ def describe(change: Change) -> str:
     return f"at t={at:g} s: {verb} {target}"
 
 
+class _OneLineDumper(yaml.SafeDumper):
+    """Flow YAML on one line: the page shows it as Markdown, where a wrapped dump's indented
+    lines (or a quoted string's line breaks) would read as a code block."""
+
+
+def _one_line_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style='"' if "\n" in value else None)
+
+
+_OneLineDumper.add_representer(str, _one_line_str)
+
+
 def _json(data: Any) -> str:
-    return yaml.safe_dump(data, default_flow_style=True, sort_keys=False).strip()
+    return yaml.dump(data, Dumper=_OneLineDumper, default_flow_style=True, sort_keys=False, width=float("inf")).strip()
 
 
 def run(lesson: Lesson, question: Question, seed: int | None = None) -> Simulation:

@@ -163,6 +163,20 @@ def test_merge_is_kubectls_strategic_merge_for_lesson_edits(base, patch, merged)
     assert whatif.merge(base, patch) == merged
 
 
+@pytest.mark.parametrize(("change", "line"), [
+    (fmt.Change("config", body='{"profiles": [{"plugins": {"score": {"enabled": [{"name": "NodeResourcesMostAllocated", '
+                                '"weight": 2}, {"name": "NodeLabel", "weight": 1}]}}, "schedulerName": "default-scheduler"}]}'),
+     "KubeSchedulerConfiguration {profiles: [{plugins: {score: {enabled: [{name: NodeResourcesMostAllocated, weight: 2}, "
+     "{name: NodeLabel, weight: 1}]}}, schedulerName: default-scheduler}]}"),
+    (fmt.Change("patch", "ConfigMap/kube-system/p", '{"data": {"policy.cfg": "a\\nb"}}'),
+     "patch ConfigMap/kube-system/p {data: {policy.cfg: \"a\\nb\"}}"),
+    (fmt.Change("delete", "Pod/old"), "delete Pod/old"),
+], ids=["long-config", "multi-line-string", "delete"])
+def test_a_change_is_described_on_one_line(change, line):
+    """The page shows the description as Markdown: a wrapped dump's indented lines became a code block."""
+    assert whatif.describe(change) == line
+
+
 BAD_WHAT_IFS = [
     ("{patch: Node, set: {}}", "what_if[0].patch must be Kind/name"),
     ("{patch: Node/n1}", "expected {patch: Kind/name, set: {...}}"),

@@ -133,7 +133,8 @@ def completed(claim: Any, volume_name: str) -> Any:
 
 
 def test_assume_and_bind_static_and_provisioned_claims() -> None:
-    handle = Handle(*CLASSES, with_uid(pvc("s", sc="static")), pv("pv1", sc="static"), with_uid(pvc("d", sc="wait")))
+    handle = Handle(*CLASSES, NODE_A, with_uid(pvc("s", sc="static")), pv("pv1", sc="static"),
+                    with_uid(pvc("d", sc="wait")))
     listers = handle.listers()
     loop = EventLoop(10.0)
     binder = VolumeBinder(listers, loop=loop)
@@ -155,6 +156,7 @@ def test_assume_and_bind_static_and_provisioned_claims() -> None:
     def pv_controller_finishes() -> None:
         listers.upsert(completed(listers.persistent_volume_claim("ns", "s"), "pv1"))
         listers.upsert(completed(listers.persistent_volume_claim("ns", "d"), "pvc-uid-d"))
+        listers.upsert(pv("pvc-uid-d", sc="wait", claim=("ns", "d")))  # checkBindings waits for the new PV
     loop.call_at(11.5, pv_controller_finishes)
     loop.run()
     assert outcomes == [(12.0, None)]            # checks at 11 (not bound yet) and 12
@@ -172,7 +174,7 @@ def test_bind_without_decisions_fails_at_once() -> None:
 
 def _assumed_provisioning(bind_timeout: float, loop: EventLoop):
     """A binder that assumed claim d (to provision) for pod p on node-a, and the bound pod."""
-    handle = Handle(*CLASSES, pvc("d", sc="wait"))
+    handle = Handle(*CLASSES, NODE_A, pvc("d", sc="wait"))
     binder = VolumeBinder(handle.listers(), bind_timeout=bind_timeout, loop=loop)
     binder.find_pod_volumes(pod(claim_vol("d")), NODE_A)
     binder.assume_pod_volumes(pod(claim_vol("d")), "node-a")
@@ -211,6 +213,42 @@ def test_bind_fails_when_the_provisioner_drops_the_selected_node(annotations, er
         claim.metadata, annotations=annotations)))
     loop.run()
     assert outcomes == [(1.0, f"Failed to bind volumes: {error}")]
+
+
+def _node_gone(listers: Any) -> None:
+    listers.delete(NODE_A)
+
+
+def _node_relabelled(listers: Any) -> None:
+    listers.upsert(node("node-a", {"zone": "b"}))
+
+
+def _pv_controller_binds(listers: Any) -> None:
+    listers.upsert(completed(listers.persistent_volume_claim("ns", "s"), "pv1"))
+
+
+@pytest.mark.parametrize("change,outcome", [
+    ((_pv_controller_binds,), "None"),
+    ((_node_gone,), 'Failed to bind volumes: failed to get node "node-a": node "node-a" not found'),
+    ((_pv_controller_binds, _node_gone), 'Failed to bind volumes: failed to get node "node-a": node "node-a" not found'),
+    ((_node_relabelled,), 'Failed to bind volumes: pv "pv1" node affinity doesn\'t match node "node-a": '
+                          'No matching NodeSelectorTerms'),
+], ids=["bound", "node-deleted", "node-deleted-after-bound", "node-lost-the-label"])
+def test_check_bindings_reads_the_node_first(change, outcome) -> None:
+    """checkBindings gets pod.spec.nodeName from the Node lister before anything else and
+    re-checks each PV's node affinity against it (scheduler_binder.go checkBindings)."""
+    handle = Handle(*CLASSES, NODE_A, with_uid(pvc("s", sc="static")), pv("pv1", sc="static", affinity_zone="a"))
+    listers = handle.listers()
+    loop = EventLoop()
+    binder = VolumeBinder(listers, loop=loop)
+    assert binder.find_pod_volumes(pod(claim_vol("s")), NODE_A) == (True, True)
+    binder.assume_pod_volumes(pod(claim_vol("s")), "node-a")
+    outcomes: list = []
+    binder.bind_pod_volumes(pod(claim_vol("s"), node="node-a"), lambda err: outcomes.append((loop.now(), str(err))))
+    for step in change:
+        step(listers)
+    loop.run()
+    assert outcomes == [(1.0, outcome)]
 
 
 def test_delete_pod_bindings_and_clear_on_no_decision() -> None:

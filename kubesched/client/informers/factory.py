@@ -48,7 +48,7 @@ from kubesched.util.loop import Loop
 LIST_ORDER: Final = ("Node", "CSINode", "PersistentVolume", "PersistentVolumeClaim", "StorageClass",
                      "Service", "ReplicationController", "ReplicaSet", "StatefulSet",
                      "PodDisruptionBudget", "Pod")
-LISTER_KINDS: Final = frozenset({"Service", "ReplicationController", "ReplicaSet", "StatefulSet",
+LISTER_KINDS: Final = frozenset({"Node", "Service", "ReplicationController", "ReplicaSet", "StatefulSet",
                                  "PersistentVolume", "PersistentVolumeClaim", "StorageClass", "CSINode",
                                  "PodDisruptionBudget"})
 

@@ -2,7 +2,8 @@
 
 Upstream: the client-go listers plugins get from ``SharedInformerFactory`` (Services,
 ReplicationControllers, ReplicaSets, StatefulSets, PersistentVolumes,
-PersistentVolumeClaims, StorageClasses, CSINodes, PodDisruptionBudgets).
+PersistentVolumeClaims, StorageClasses, CSINodes, PodDisruptionBudgets), and the Node lister
+the volume binder reads (scheduler_binder.go checkBindings).
 
 One store keyed by (kind, namespace, name); the informer layer calls ``upsert`` /
 ``delete`` as watch events arrive, conformance adapters fill it from a vector's objects.
@@ -68,3 +69,6 @@ class InformerListers:
 
     def csi_node(self, name: str) -> Optional[storage.CSINode]:
         return self._get("CSINode", "", name)
+
+    def node(self, name: str) -> Optional[core.Node]:
+        return self._get("Node", "", name)

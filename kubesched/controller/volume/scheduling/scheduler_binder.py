@@ -19,9 +19,10 @@ Deviations: the binder reads InformerListers and writes through a :class:`Volume
 persistentvolume) completes what bindAPIUpdate starts — it binds a pre-bound PV and its claim,
 and provisions a claim once ``volume.kubernetes.io/selected-node`` is set — within the same
 simulated instant, so the poll's first check (1 s later) finds the claims bound.
-checkBindings reads no Node or CSINode lister: it does not re-check the PVs' node affinity
-(Filter checked it) and, as the listers are written at once, never waits for an older
-informer copy (upstream's resourceVersion comparison). Pods are frozen: AssumePodVolumes does
+checkBindings reads the node (``pod.spec.nodeName``) and its CSINode first, as upstream, and
+fails when the node is gone; it re-checks each PV's node affinity against it. As the listers
+are written at once, it never waits for an older informer copy (upstream's resourceVersion
+comparison is not made). Pods are frozen: AssumePodVolumes does
 not write ``spec.nodeName`` into the pod; BindPodVolumes expects the assumed pod to carry it.
 Claims are sorted by size with a stable sort (upstream's sort.Sort is not stable).
 """
@@ -369,30 +370,67 @@ class VolumeBinder:
             return False, VolumeBinderError(f'failed to get cached bindings for pod "{pod_name}"')
         if claims is None:
             return False, VolumeBinderError(f'failed to get cached claims to provision for pod "{pod_name}"')
+        node_name = pod.spec.node_name
+        node = self.listers.node(node_name)
+        if node is None:
+            return False, VolumeBinderError(f'failed to get node "{node_name}": node "{node_name}" not found')
+        csi_node = self._csi_node(node_name)
         if self.pod_binding_cache.get_decisions(pod) is None:
             return False, VolumeBinderError(f'pod "{pod_name}" does not exist any more')
-        for binding in bindings:
-            try:
-                pv = self.pv_cache.get_api_pv(binding.pv.metadata.name)
-                pvc = self.pvc_cache.get_api_pvc(get_pvc_name(binding.pvc))
-            except ErrNotFound as err:
-                return False, VolumeBinderError(f"failed to check binding: {err}")
-            if pv.spec.claim_ref is None or not pv.spec.claim_ref.uid:
-                return False, VolumeBinderError(f'ClaimRef got reset for pv "{pv.metadata.name}"')
-            if not is_pvc_fully_bound(pvc):
-                return False, None
-        for claim in claims:
-            try:
-                pvc = self.pvc_cache.get_api_pvc(get_pvc_name(claim))
-            except ErrNotFound as err:
-                return False, VolumeBinderError(f"failed to check provisioning pvc: {err}")
-            if not pvc.metadata.annotations:
-                return False, VolumeBinderError(f'selectedNode annotation reset for PVC "{pvc.metadata.name}"')
-            if pvc.metadata.annotations.get(pv_util.ANN_SELECTED_NODE) != pod.spec.node_name:
-                return False, VolumeBinderError(f'provisioning failed for PVC "{pvc.metadata.name}"')
-            if not is_pvc_fully_bound(pvc):
-                return False, None
+        try:
+            for binding in bindings:
+                if not self._check_binding(binding, node, csi_node):
+                    return False, None
+            for claim in claims:
+                if not self._check_provisioning(claim, pod, node, csi_node):
+                    return False, None
+        except VolumeBinderError as err:
+            return False, err
         return True, None
+
+    def _check_binding(self, binding: BindingInfo, node: Node, csi_node) -> bool:
+        """One static binding of checkBindings: False to wait, VolumeBinderError to retry."""
+        try:
+            pv = self.pv_cache.get_api_pv(binding.pv.metadata.name)
+            pvc = self.pvc_cache.get_api_pvc(get_pvc_name(binding.pvc))
+        except ErrNotFound as err:
+            raise VolumeBinderError(f"failed to check binding: {err}") from err
+        try:
+            pv = self._try_translate_pv_to_csi(pv, csi_node)
+        except VolumeBinderError as err:
+            raise VolumeBinderError(f"failed to translate pv to csi: {err}") from err
+        _check_pv_node_affinity(pv, node)
+        if pv.spec.claim_ref is None or not pv.spec.claim_ref.uid:
+            raise VolumeBinderError(f'ClaimRef got reset for pv "{pv.metadata.name}"')
+        return is_pvc_fully_bound(pvc)
+
+    def _check_provisioning(self, claim: PersistentVolumeClaim, pod: Pod, node: Node, csi_node) -> bool:
+        """One claim to provision of checkBindings: False to wait, VolumeBinderError to retry."""
+        try:
+            pvc = self.pvc_cache.get_api_pvc(get_pvc_name(claim))
+        except ErrNotFound as err:
+            raise VolumeBinderError(f"failed to check provisioning pvc: {err}") from err
+        if not pvc.metadata.annotations:
+            raise VolumeBinderError(f'selectedNode annotation reset for PVC "{pvc.metadata.name}"')
+        if pvc.metadata.annotations.get(pv_util.ANN_SELECTED_NODE) != pod.spec.node_name:
+            raise VolumeBinderError(f'provisioning failed for PVC "{pvc.metadata.name}"')
+        if pvc.spec.volume_name:
+            try:
+                pv = self.pv_cache.get_api_pv(pvc.spec.volume_name)
+            except ErrNotFound:
+                return False  # the PV may not have reached the informer yet: check next time
+            _check_pv_node_affinity(self._try_translate_pv_to_csi(pv, csi_node), node)
+        return is_pvc_fully_bound(pvc)
+
+
+def _check_pv_node_affinity(pv: PersistentVolume, node: Node) -> None:
+    """checkBindings' ``CheckNodeAffinity``: the node might have lost the label the PV needs."""
+    try:
+        check_node_affinity(pv, node.metadata.labels)
+    except NodeAffinityError as err:
+        raise VolumeBinderError(f'pv "{pv.metadata.name}" node affinity doesn\'t match node '
+                                f'"{node.metadata.name}": {err}') from err
+
 
 @dataclasses.dataclass(slots=True)
 class _FindResult:
