@@ -13,7 +13,7 @@ Partitions (``Partition`` edits): a process reaches the API server through its o
 ``ReplicaClient``; once cut, its requests raise ``Unreachable`` and its watches deliver
 nothing, so its informers, cache and queue stop hearing of the cluster; a watch-only cut
 (``stallWatch``) stalls the watches alone. The cut lasts to the end of the run.
-Deviations: a cut request fails at once with a fixed "connection refused" text (upstream's
+Deviations: a cut request fails at once with Go's "connection refused" text (``request_url``) (upstream's
 request may instead hang until the client's timeout, which for the leader-election client
 is renewDeadline: either way a renew body fails at its deadline); the Events a cut process
 emits are dropped (upstream's broadcaster retries each a few times, then drops it); a cut
@@ -39,6 +39,7 @@ import string
 from collections.abc import Callable
 from typing import Any
 
+from kubesched.cluster import resources
 from kubesched.cluster.errors import APIError
 from kubesched.cmd.app.server import LEADERELECTION_GO, ProcessEnv, main
 from kubesched.util.loop import Handle
@@ -99,12 +100,38 @@ API_ADDRESS = "10.96.0.1:443"
 """Where a replica dials kube-apiserver (the ``kubernetes`` Service's usual ClusterIP), for the error text."""
 
 
+_METHODS = {"get": "Get", "list": "Get", "list_all": "Get", "snapshot": "Get", "create": "Post", "bind": "Post",
+            "update": "Put", "update_status": "Put", "delete": "Delete"}
+_VERSIONS = {"": "v1", "policy": "v1beta1", "batch": "v1"}
+
+
+def request_url(verb: str, args: tuple[Any, ...]) -> str:
+    """The URL a client-go request for ``APIServer.<verb>(*args)`` goes to (for the error text)."""
+    kind, namespace, name, sub = "", "", "", ""
+    if verb in ("get", "delete"):
+        kind, namespace, name = args[:3]
+    elif verb == "list":
+        kind, namespace = args[0], (args[1] if len(args) > 1 else "") or ""
+    elif verb in ("create", "update", "update_status") and args:
+        meta = args[0].metadata
+        kind, namespace = type(args[0]).KIND, meta.namespace
+        name = "" if verb == "create" else meta.name
+        sub = "/status" if verb == "update_status" else ""
+    elif verb == "bind":
+        kind, namespace, name, sub = "Pod", args[0], args[1], "/binding"
+    if not kind or not resources.known(kind):
+        return f"https://{API_ADDRESS}/api"
+    grp = resources.group(kind)
+    root = f"/apis/{grp}/{_VERSIONS.get(grp, 'v1')}" if grp else "/api/v1"
+    path = root + (f"/namespaces/{namespace}" if namespace else "") + f"/{resources.resource(kind)}"
+    return f"https://{API_ADDRESS}{path}" + (f"/{name}" if name else "") + sub
+
+
 class ReplicaClient:
     """The API server as one scheduler process reaches it (see the module docstring: partitions)."""
 
-    def __init__(self, api: Any, hostname: str) -> None:
+    def __init__(self, api: Any) -> None:
         self._api = api
-        self._hostname = hostname
         self.requests_cut = False
         self.watch_cut = False
 
@@ -128,7 +155,8 @@ class ReplicaClient:
 
         def request(*args: Any, **kwargs: Any) -> Any:
             if self.requests_cut:
-                raise Unreachable(f"{name}: dial tcp {API_ADDRESS}: connect: connection refused")
+                raise Unreachable(f"{_METHODS.get(name, 'Get')} {request_url(name, args)}: "
+                                  f"dial tcp {API_ADDRESS}: connect: connection refused")
             return target(*args, **kwargs)
         return request
 
@@ -190,7 +218,7 @@ class SchedulerProcess:
         self.loop = ProcessLoop(loop)
         self.config = config
         self.recorder = recorder if recorder is not None and recorder.enabled else None
-        self.client = ReplicaClient(api, self.hostname)
+        self.client = ReplicaClient(api)
         self.leading = False
         self._last_attempt: tuple[bool, str] | None = None
 
