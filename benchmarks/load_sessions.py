@@ -6,7 +6,9 @@ uploads its own cluster: a sample or lesson cluster (cycled) with a marker node 
 first, so no two sessions run the same text. Then, for ``--duration`` seconds or ``--actions``
 actions (whichever ends first, so the run stops by itself), each session repeats: ▶ event,
 ▶ pod, ◀ event, open the Cluster page (and every so often edit its YAML there: change the
-marker's label and Apply), back to the Schedule page.
+marker's label and Apply), back to the Schedule page. One more learner (unless ``--no-heavy``)
+uploads 2,400 nodes x 100 pods and runs it to idle again and again meanwhile: a huge run must not
+stall the room (it is computed in slices).
 
 Each session replays its own actions on a local ``Simulation`` of its text, as the dashboard does
 (eager run to the end, cursor to 0, then ``step``/``step_back``), and after every action compares:
@@ -45,6 +47,7 @@ from playwright.async_api import Page, async_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
+from bench_load import cluster_yaml
 from session_memory import rss_mb
 from ui_latency import CHROMIUM, CHROMIUM_ARGS, IDLE, STATUS, serve_process
 
@@ -234,6 +237,32 @@ async def learner(browser, url: str, i: int, deadline: float, max_actions: int, 
         await ctx.close()
 
 
+async def heavy_learner(browser, url: str, deadline: float, tally: Tally) -> None:
+    """A learner on the biggest cluster the dashboard takes (2,400 nodes x 100 pods): Run to idle,
+    Restart, again, until the deadline; the others must not stall meanwhile."""
+    ctx = await browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = await ctx.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        await page.goto(url)
+        await settle(page)
+        await upload(page, "heavy.yaml", cluster_yaml(2400, 100), tally)
+        await open_page(page, "schedule")
+        while time.monotonic() < deadline:
+            await page.locator(".st-key-run_to_idle button").first.click()
+            await page.wait_for_timeout(300)
+            await page.locator(".st-key-stop_run").wait_for(state="detached", timeout=TIMEOUT_MS)
+            await settle(page)
+            await click(page, ".st-key-reset_sim button")
+            tally.actions += 1
+        errors = await page.locator('[data-testid="stException"]').all_inner_texts()
+        tally.exceptions += [f"heavy session: {e.splitlines()[0] if e else ''}" for e in errors]
+    except Exception as err:
+        tally.exceptions.append(f"heavy session: {type(err).__name__}: {str(err).splitlines()[0]}")
+    finally:
+        await ctx.close()
+
+
 class RssLog(threading.Thread):
     """The server's RSS every ``period`` seconds (MiB), until stopped."""
 
@@ -254,7 +283,8 @@ def pct(samples: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-async def room(url: str, sessions: int, duration: float, max_actions: int, rss: RssLog) -> tuple[Tally, list[Tally], float, float]:
+async def room(url: str, sessions: int, duration: float, max_actions: int, rss: RssLog, heavy: bool,
+               ) -> tuple[Tally, list[Tally], float, float]:
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         alone = Tally()
@@ -265,6 +295,9 @@ async def room(url: str, sessions: int, duration: float, max_actions: int, rss: 
         deadline = time.monotonic() + duration
         tasks = [asyncio.create_task(learner(browser, url, i + 1, deadline, max_actions, tallies[i], loaded[i]))
                  for i in range(sessions)]
+        if heavy:
+            tallies.append(Tally())
+            tasks.append(asyncio.create_task(heavy_learner(browser, url, deadline, tallies[-1])))
         for ev in loaded:
             with_timeout = asyncio.wait_for(ev.wait(), timeout=max(1.0, deadline - time.monotonic()))
             try:
@@ -285,7 +318,9 @@ def report(alone: Tally, tallies: list[Tally], base: float, loaded: float, end: 
     leaks = [x for t in tallies for x in t.leaks] + alone.leaks
     m1, p1 = statistics.median(alone.steps), pct(alone.steps, 0.95)
     mn, pn = statistics.median(steps), pct(steps, 0.95)
-    print(f"sessions {sessions} · actions {sum(t.actions for t in tallies)} · steps {len(steps)}")
+    heavy = len(tallies) > sessions
+    print(f"sessions {sessions}{' + 1 running 2,400 x 100 to idle over and over' if heavy else ''} · "
+          f"actions {sum(t.actions for t in tallies)} · steps {len(steps)}")
     print(f"Streamlit exceptions on pages: {len(exceptions)} · server tracebacks: {tracebacks} · leaks: {len(leaks)}"
           f" · uploads repeated: {sum(t.upload_retries for t in tallies)}")
     for line in (exceptions + leaks)[:20]:
@@ -304,13 +339,15 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=10)
     parser.add_argument("--duration", type=float, default=180.0, help="seconds of actions after the start")
     parser.add_argument("--actions", type=int, default=400, help="at most this many actions per session")
+    parser.add_argument("--no-heavy", action="store_true", help="leave out the learner running 2,400 x 100 to idle")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         log_path = Path(tmp) / "server.log"
         with log_path.open("w") as log, serve_process(ROOT / "app.py", log) as (url, proc):
             rss = RssLog(proc.pid)
             rss.start()
-            alone, tallies, base, loaded = asyncio.run(room(url, args.sessions, args.duration, args.actions, rss))
+            alone, tallies, base, loaded = asyncio.run(room(url, args.sessions, args.duration, args.actions, rss,
+                                                          not args.no_heavy))
             end = rss_mb(proc.pid)
             rss.stop.set()
         code = report(alone, tallies, base, loaded, end, rss, log_path.read_text(errors="replace"), args.sessions)

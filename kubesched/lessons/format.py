@@ -30,7 +30,7 @@ same front matter except ``title``, ``lang`` and every ``q``, and a test checks 
 Step targets (``goto``): ``{until: {kind: KIND, <field>: value ...}}`` (right after the next matching record;
 ``settle: true`` goes on to the end of the engine event holding it, where ``state()`` is exact),
 ``{unit: event|phase|pod, count: N}``, ``{advance: seconds}``, ``{idle: true}``, or an action
-``{at: seconds, create|update|delete|cordon|uncordon|killLeader: ...}`` (the Scenario action
+``{at: seconds, create|update|delete|cordon|uncordon|killLeader|partition|stallWatch: ...}`` (the Scenario action
 syntax; applied at the cursor after advancing to ``at``). ``goto`` may be a list (done in order).
 The page shows a finished run: it plays every step once, keeps each step's cursor and seeks
 there (runner.show). A step that only lets time pass (``advance``, an action's ``at``) ends on
@@ -87,7 +87,7 @@ changes (whatif.describe). Changes:
 - ``{create: <manifest>}`` (add a node, a pod, a PDB …), ``{delete: Kind/name}``.
 - ``{config: {...}}``: merged into the lesson's KubeSchedulerConfiguration (its ``config`` file or
   a document in the cluster, else an empty v1alpha2 one): ``{percentageOfNodesToScore: 10}``.
-- A Scenario action ``{at: S, create|update|delete|cordon|uncordon|killLeader: ...}``: added to
+- A Scenario action ``{at: S, create|update|delete|cordon|uncordon|killLeader|partition|stallWatch: ...}``: added to
   the variant's Scenario (a pod arriving at t=5 s, the leader killed at t=20 s).
 
 Feedback: every answer carries ``because`` (why the answer is what it is) and, per option, why
@@ -116,7 +116,7 @@ LESSONS_DIR = ROOT / "lessons"
 CLUSTERS_DIR = ROOT / "sample_clusters" / "lessons"
 LANGS = ("en", "zh")
 GOTO_VERBS = ("until", "unit", "advance", "idle")
-ACTION_VERBS = ("create", "update", "delete", "cordon", "uncordon", "killLeader")
+ACTION_VERBS = ("create", "update", "delete", "cordon", "uncordon", "killLeader", "partition", "stallWatch")
 UNITS = ("event", "phase", "pod")
 QUESTION_KEYS = ("ask", "q", "what_if", "at")
 VIEWS = ("queue", "filter", "score", "preemption", "binding", "startup", "election")

@@ -129,6 +129,8 @@ def describe(change: Change) -> str:
         return f"{CONFIG_KIND} {_json(data)}"
     at = data.pop("at")
     (verb, body), = data.items()
+    if not isinstance(body, (str, dict)):           # killLeader: true
+        return f"at t={at:g} s: {verb}"
     target = body if isinstance(body, str) else f"{body.get('kind', '')}/{(body.get('metadata') or body).get('name', '')}"
     return f"at t={at:g} s: {verb} {target}"
 

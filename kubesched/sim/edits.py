@@ -1,5 +1,6 @@
 """Edits a learner (or a scenario) makes to the running cluster: create, update, delete,
-cordon, uncordon, kill the leader; and ``Tick``, a time-only step (no edit: a TIME record).
+cordon, uncordon, kill the leader, cut a scheduler replica off the API server (``Partition``);
+and ``Tick``, a time-only step (no edit: a TIME record).
 
 Upstream: no scheduler counterpart; each edit is what ``kubectl create / replace / delete /
 cordon / uncordon`` (or killing the leading kube-scheduler's process) does to the API server.
@@ -18,6 +19,13 @@ one that differs (a manifest without status leaves the stored status alone).
 Deviation: a pod update that leaves out ``priorityClassName`` gets the globalDefault class's
 name again, as at create time (upstream's admission restores only the priority value, so
 ``kubectl replace`` of such a pod is refused).
+
+``Partition(replica)`` cuts one scheduler replica (``scheduler-a`` …) off the API server for the
+rest of the run: its requests fail and its watches deliver nothing (a network partition
+between that process and kube-apiserver); ``Partition(replica, watch_only=True)`` stalls only
+its watches, so its requests (a Binding, a lease renewal) still succeed but its informers
+never hear of them (kubesched.sim.replica.ReplicaClient). Scenario verbs: ``partition:
+scheduler-a`` and ``stallWatch: scheduler-a``.
 
 ``Tick`` changes nothing on the API server: the engine records a TIME record for it (at the
 time the clock reached), so a step that only lets time pass is visible in the trace
@@ -73,11 +81,19 @@ class KillLeader:
 
 
 @dataclass(frozen=True, slots=True)
+class Partition:
+    """A scheduler replica loses the API server: requests and watches, or (``watch_only``) its watches."""
+
+    replica: str
+    watch_only: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Tick:
     """Time passes to this point: the engine records a TIME record (nothing else changes)."""
 
 
-Edit = Create | Update | Delete | Cordon | Uncordon | KillLeader | Tick
+Edit = Create | Update | Delete | Cordon | Uncordon | KillLeader | Partition | Tick
 
 
 def describe(edit: Edit) -> str:
@@ -93,13 +109,16 @@ def describe(edit: Edit) -> str:
         return f"cordon {edit.node}"
     if isinstance(edit, Uncordon):
         return f"uncordon {edit.node}"
+    if isinstance(edit, Partition):
+        return f"stall the watches of {edit.replica}" if edit.watch_only else f"partition {edit.replica} from the API server"
     if isinstance(edit, Tick):
         return "time passes"
     return "kill the leader"
 
 
-def apply_edit(edit: Edit, api: Any, kill_leader: Callable[[], None]) -> None:
-    """Perform ``edit`` on the API server (``kill_leader`` for ``KillLeader``)."""
+def apply_edit(edit: Edit, api: Any, kill_leader: Callable[[], None],
+               partition: Callable[[Partition], None] | None = None) -> None:
+    """Perform ``edit`` on the API server (``kill_leader`` for ``KillLeader``, ``partition`` for ``Partition``)."""
     if isinstance(edit, Create):
         _create(api, edit.obj)
     elif isinstance(edit, Update):
@@ -112,6 +131,10 @@ def apply_edit(edit: Edit, api: Any, kill_leader: Callable[[], None]) -> None:
         api.update(dataclasses.replace(node, spec=spec))
     elif isinstance(edit, KillLeader):
         kill_leader()
+    elif isinstance(edit, Partition):
+        if partition is None:
+            raise TypeError("a Partition needs the engine's replicas")
+        partition(edit)
     elif isinstance(edit, Tick):
         pass  # the engine records it (Engine._apply)
     else:
@@ -176,6 +199,8 @@ def to_action(edit: Edit) -> dict[str, Any]:
         return {"cordon": edit.node}
     if isinstance(edit, Uncordon):
         return {"uncordon": edit.node}
+    if isinstance(edit, Partition):
+        return {"stallWatch" if edit.watch_only else "partition": edit.replica}
     if isinstance(edit, Tick):
         return {"tick": True}
     return {"killLeader": True}

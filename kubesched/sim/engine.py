@@ -20,7 +20,7 @@ from kubesched.controller import manager as controller_manager
 from kubesched.cluster import APIServer, Kubelet
 from kubesched.cluster.errors import APIError
 from kubesched.sim import state as st
-from kubesched.sim.edits import Edit, Tick, apply_edit, describe
+from kubesched.sim.edits import Edit, Partition, Tick, apply_edit, describe
 from kubesched.sim.inputs import Inputs
 from kubesched.util.loop import EventLoop
 from kubesched.sim.replica import PodAttempts, SchedulerProcess
@@ -189,6 +189,14 @@ class Engine:
             raise EditError("no scheduler replica is leading")
         leader.kill()
 
+    def partition(self, edit: Partition) -> None:
+        """Cut one replica off the API server (kubesched.sim.replica.ReplicaClient)."""
+        process = next((p for p in self.processes if p.hostname == edit.replica), None)
+        if process is None:
+            names = ", ".join(p.hostname for p in self.processes)
+            raise EditError(f"no scheduler replica {edit.replica} (the replicas are {names})")
+        process.client.cut(watch_only=edit.watch_only)
+
     def step_edits_due(self) -> None:
         """Apply the edits due at the current position (normally done by ``step``)."""
         with features.override(self.gates):
@@ -199,7 +207,7 @@ class Engine:
         if isinstance(edit, Tick):
             self.recorder.time_step(max(time, self.loop.now()))
         else:
-            apply_edit(edit, self.api, self.kill_leader)
+            apply_edit(edit, self.api, self.kill_leader, self.partition)
 
     def tick(self, time: float) -> None:
         """A time-only step at the frontier: the clock moves to ``time`` and a TIME record marks it."""
@@ -296,6 +304,8 @@ class Engine:
                 return False  # retried at the latest by the leftover flush: only the horizon ends it
             if leader.env.elector is not None and self._lock_holder(leader) != leader.identity:
                 return False  # someone else holds the lock: the leader is about to lose it
+            if leader.env.elector is not None and leader.client.requests_cut:
+                return False  # partitioned: its renewals fail, it is about to lose the lease
         nxt = self.loop.peek()
         if nxt is not None and not _background(nxt.label):
             return False

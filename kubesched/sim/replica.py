@@ -9,6 +9,16 @@ A process schedules every callback through a ``ProcessLoop``: when the process d
 nothing and its recurring timers stop, as the goroutines of a dead process do. Nothing is
 released: the lease stays until it expires (kube-scheduler 1.18 has ReleaseOnCancel false).
 
+Partitions (``Partition`` edits): a process reaches the API server through its own
+``ReplicaClient``; once cut, its requests raise ``Unreachable`` and its watches deliver
+nothing, so its informers, cache and queue stop hearing of the cluster; a watch-only cut
+(``stallWatch``) stalls the watches alone. The cut lasts to the end of the run.
+Deviations: a cut request fails at once with Go's "connection refused" text (``request_url``) (upstream's
+request may instead hang until the client's timeout, which for the leader-election client
+is renewDeadline: either way a renew body fails at its deadline); the Events a cut process
+emits are dropped (upstream's broadcaster retries each a few times, then drops it); a cut
+watch never comes back (upstream's reflector would relist once its watch times out).
+
 Tracing with several replicas: every replica runs the same informers, cache and queue, so
 only one replica's engine records are kept, the *traced* one: the leader, or (while nobody
 leads) the first replica still alive. Startup steps, leader-election records and fatal log
@@ -29,6 +39,8 @@ import string
 from collections.abc import Callable
 from typing import Any
 
+from kubesched.cluster import resources
+from kubesched.cluster.errors import APIError
 from kubesched.cmd.app.server import LEADERELECTION_GO, ProcessEnv, main
 from kubesched.util.loop import Handle
 
@@ -75,6 +87,78 @@ class ProcessLoop:
         for handle in self._recurring:
             handle.cancel()
         self._recurring.clear()
+
+
+class Unreachable(APIError):
+    """A request of a partitioned replica: it never reached the API server."""
+
+    reason = ""
+    code = 0
+
+
+API_ADDRESS = "10.96.0.1:443"
+"""Where a replica dials kube-apiserver (the ``kubernetes`` Service's usual ClusterIP), for the error text."""
+
+
+_METHODS = {"get": "Get", "list": "Get", "list_all": "Get", "snapshot": "Get", "create": "Post", "bind": "Post",
+            "update": "Put", "update_status": "Put", "delete": "Delete"}
+_VERSIONS = {"": "v1", "policy": "v1beta1", "batch": "v1"}
+
+
+def request_url(verb: str, args: tuple[Any, ...]) -> str:
+    """The URL a client-go request for ``APIServer.<verb>(*args)`` goes to (for the error text)."""
+    kind, namespace, name, sub = "", "", "", ""
+    if verb in ("get", "delete"):
+        kind, namespace, name = args[:3]
+    elif verb == "list":
+        kind, namespace = args[0], (args[1] if len(args) > 1 else "") or ""
+    elif verb in ("create", "update", "update_status") and args:
+        meta = args[0].metadata
+        kind, namespace = type(args[0]).KIND, meta.namespace
+        name = "" if verb == "create" else meta.name
+        sub = "/status" if verb == "update_status" else ""
+    elif verb == "bind":
+        kind, namespace, name, sub = "Pod", args[0], args[1], "/binding"
+    if not kind or not resources.known(kind):
+        return f"https://{API_ADDRESS}/api"
+    grp = resources.group(kind)
+    root = f"/apis/{grp}/{_VERSIONS.get(grp, 'v1')}" if grp else "/api/v1"
+    path = root + (f"/namespaces/{namespace}" if namespace else "") + f"/{resources.resource(kind)}"
+    return f"https://{API_ADDRESS}{path}" + (f"/{name}" if name else "") + sub
+
+
+class ReplicaClient:
+    """The API server as one scheduler process reaches it (see the module docstring: partitions)."""
+
+    def __init__(self, api: Any) -> None:
+        self._api = api
+        self.requests_cut = False
+        self.watch_cut = False
+
+    def cut(self, *, watch_only: bool) -> None:
+        self.watch_cut = True
+        self.requests_cut = self.requests_cut or not watch_only
+
+    def watch(self, handler: Callable[[Any], None], kinds: Any = None) -> Callable[[], None]:
+        def delivered(event: Any) -> None:
+            if not self.watch_cut:
+                handler(event)
+        return self._api.watch(delivered, kinds)
+
+    def record_event(self, *args: Any, **kwargs: Any) -> Any:
+        return None if self.requests_cut else self._api.record_event(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        target = getattr(self._api, name)
+        if name.startswith("_") or not callable(target):
+            return target
+
+        def request(*args: Any, **kwargs: Any) -> Any:
+            if self.requests_cut:
+                raise Unreachable(f"{_METHODS.get(name, 'Get')} {request_url(name, args)}: "
+                                  f"dial tcp {API_ADDRESS}: connect: connection refused")
+            return target(*args, **kwargs)
+        return request
 
 
 class _Gated:
@@ -134,6 +218,7 @@ class SchedulerProcess:
         self.loop = ProcessLoop(loop)
         self.config = config
         self.recorder = recorder if recorder is not None and recorder.enabled else None
+        self.client = ReplicaClient(api)
         self.leading = False
         self._last_attempt: tuple[bool, str] | None = None
 
@@ -143,7 +228,7 @@ class SchedulerProcess:
         self._attempts = attempts
         self._on_change = on_change  # leading / alive changed
         self.env = ProcessEnv(
-            hostname=self.hostname, loop=self.loop, client=api, seed=seed, identity_seed=str(seed),
+            hostname=self.hostname, loop=self.loop, client=self.client, seed=seed, identity_seed=str(seed),
             step=self._step, observer=_Gated(self.recorder, gate) if self.recorder is not None else None,
             log=self._log, election_log=self._election_log, on_informers=self._on_informers, on_scheduler=self._on_scheduler,
             on_election=self._on_election, on_leading=self._on_leading, exit=self._exit,

@@ -19,7 +19,12 @@ Format::
       - {at: 10, cordon: n1}
       - {at: 11, uncordon: n1}
       - {at: 20, killLeader: true}
+      - {at: 21, partition: scheduler-a}    # that replica's requests fail, its watches stall
+      - {at: 22, stallWatch: scheduler-b}   # only its watches stall (its requests still succeed)
       - {at: 31, tick: true}                # a TIME record at t=31 s (time passes; nothing changes)
+
+``partition`` and ``stallWatch`` name a scheduler replica by hostname (``scheduler-a`` is the
+first, ``scheduler-b`` the second …); the cut lasts to the end of the run (kubesched.sim.edits.Partition).
 
 ``at`` is in simulated seconds. An action may also carry ``afterEvent: N`` (written by
 ``Simulation.to_scenario_yaml`` for edits made with ``Simulation.apply``): it is then applied
@@ -58,6 +63,7 @@ from kubesched.sim.edits import (
     Delete,
     Edit,
     KillLeader,
+    Partition,
     Tick,
     Uncordon,
     Update,
@@ -67,9 +73,10 @@ from kubesched.sim.edits import (
 SCENARIO_KIND = "Scenario"
 SCENARIO_API_VERSION = "kubesched/v1alpha1"
 DEFAULT_FILENAME = "<string>"
-ACTION_VERBS = ("create", "update", "delete", "cordon", "uncordon", "killLeader", "tick")
+ACTION_VERBS = ("create", "update", "delete", "cordon", "uncordon", "killLeader", "partition", "stallWatch", "tick")
 MAX_ACTION_SECONDS = 10_000_000
 """Latest ``at`` (about 116 days of simulated time; far beyond any horizon a run reaches)."""
+_REPLICA = re.compile(r"^scheduler-(?:[a-z]|[1-9][0-9]*)$")  # kubesched.sim.replica.hostname
 _SEPARATOR = re.compile(r"^(---|\.\.\.)(\s|$)")
 _LINE_BREAK = re.compile("(\r\n|[\r\n\x85\u2028\u2029])")  # YAML 1.1 line breaks (PyYAML, libyaml)
 
@@ -301,6 +308,11 @@ def _edit(verb: str, body: Any, path: str, problems: _Problems) -> Edit | None:
             problems.add(path, f"must be a node name, not {_show(body)}")
             return None
         return Cordon(body) if verb == "cordon" else Uncordon(body)
+    if verb in ("partition", "stallWatch"):
+        if not isinstance(body, str) or not _REPLICA.match(body):
+            problems.add(path, f"must be a scheduler replica's hostname (scheduler-a, scheduler-b …), not {_show(body)}")
+            return None
+        return Partition(body, watch_only=verb == "stallWatch")
     if body is not True:
         problems.add(path, f"must be true, not {_show(body)}")
         return None

@@ -21,7 +21,7 @@ How it runs:
   reached, it adds a TIME record there (a ``Tick``, kept with the edits and exported as a
   ``tick`` action), so seeking back to that cursor later shows that time (kubesched.trace.records).
 - Idle: the leader's three sub-queues are empty, no pod is assumed, the stored lock names the
-  leader (or leader election is off), and nothing but
+  leader and the leader is not partitioned (or leader election is off), and nothing but
   background timers (queue flushes, cache sweeps, leader-election renewals) is pending. A pod
   left in unschedulableQ always moves again (``flushUnschedulableQLeftover`` retries it after
   60 s), so such a run is never idle: it ends at the horizon. A run that never goes idle

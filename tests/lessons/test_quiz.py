@@ -177,6 +177,18 @@ def test_a_change_is_described_on_one_line(change, line):
     assert whatif.describe(change) == line
 
 
+@pytest.mark.parametrize(("change", "line"), [
+    ({"at": 19, "killLeader": True}, "at t=19 s: killLeader"),
+    ({"at": 0, "stallWatch": "scheduler-a"}, "at t=0 s: stallWatch scheduler-a"),
+    ({"at": 5, "delete": {"kind": "Pod", "name": "web"}}, "at t=5 s: delete Pod/web"),
+    ({"at": 5, "create": {"kind": "Node", "metadata": {"name": "n4"}}}, "at t=5 s: create Node/n4"),
+    ({"patch": "Node/n1", "set": {"spec": {"unschedulable": True}}}, "patch Node/n1 {spec: {unschedulable: true}}"),
+])
+def test_a_what_if_change_is_described_in_one_line(change, line):
+    (parsed,) = fmt._changes([change], "what_if")
+    assert whatif.describe(parsed) == line
+
+
 BAD_WHAT_IFS = [
     ("{patch: Node, set: {}}", "what_if[0].patch must be Kind/name"),
     ("{patch: Node/n1}", "expected {patch: Kind/name, set: {...}}"),

@@ -60,7 +60,7 @@ def test_action_the_api_server_refuses_is_reported_and_skipped():
     assert str(refused) == 'spec.actions[0] at t=2s: delete Pod default/ghost: pods "ghost" not found'
 
 
-NEEDS_ONE = "needs exactly one of create, update, delete, cordon, uncordon, killLeader, tick, found "
+NEEDS_ONE = "needs exactly one of create, update, delete, cordon, uncordon, killLeader, partition, stallWatch, tick, found "
 BAD_POD = ("{at: 1, create: {apiVersion: v1, kind: Pod, metadata: {name: p}, spec: {containers: "
            "[{name: c, image: i, resources: {requests: {cpu: lots}}}]}}}")
 
@@ -71,7 +71,7 @@ BAD_POD = ("{at: 1, create: {apiVersion: v1, kind: Pod, metadata: {name: p}, spe
     (["{at: 1}"], 9, "spec.actions[0]", NEEDS_ONE + "none"),
     (["{at: 1, cordon: n1, uncordon: n1}"], 9, "spec.actions[0]", NEEDS_ONE + "cordon, uncordon"),
     (["{at: 1, cordon: n1}", "{at: 2, drain: n1}"], 10, "spec.actions[1].drain",
-     "unknown field (expected at and one of create, update, delete, cordon, uncordon, killLeader, tick)"),
+     "unknown field (expected at and one of create, update, delete, cordon, uncordon, killLeader, partition, stallWatch, tick)"),
     (["{at: 1, delete: {kind: Gadget, name: x}}"], 9, "spec.actions[0].delete.kind", 'unknown kind "Gadget"'),
     (["{at: 1, delete: {kind: Pod}}"], 9, "spec.actions[0].delete", "missing field name"),
     (["{at: 1, killLeader: false}"], 9, "spec.actions[0].killLeader", "must be true, not False"),

@@ -34,7 +34,7 @@ def runs(request):
 
 
 def test_every_sample_and_lesson_cluster_has_a_fixture():
-    assert len(CLUSTERS) == 25  # 7 samples and 18 lessons
+    assert len(CLUSTERS) == 29  # 7 samples and 22 lessons
     assert all(fixture_path(c).exists() for c in CLUSTERS)
 
 
