@@ -104,7 +104,9 @@ def filter_section(records: Sequence[Record], option: fig.CycleOption, cycle: in
     st.markdown(f"#### {t('schedule.filter', lang)} · {link('filter')} · {link('filter_plugins')}")
     numbers = fig.filter_numbers(records)
     if numbers is None:
-        st.info(t("schedule.filter_none", lang))
+        spans = fig.phase_spans(records, session.current().cursor)
+        running = any(s.phase == "Filter" and s.state == fig.RUNNING for s in spans)
+        st.info(t("schedule.filter_running" if running else "schedule.filter_none", lang))
         return
     filter_numbers(numbers, lang)
     sim = session.current()
