@@ -166,9 +166,22 @@ class Explanation:
     preempted_by: tuple[tuple[str, str, float], ...] = ()  # (preemptor, node, time): the pod was a victim
     events: tuple[tuple[float, str, str, str], ...] = ()   # (time, type, reason, message) of the pod
     focus: str | None = None
+    cycle_ended: bool = False      # the cycle's CYCLE_END is in the trace read (not still running)
 
     def verdict(self, node: str) -> NodeVerdict | None:
         return next((v for v in self.nodes if v.node == node), None)
 
     def scores_of(self, node: str) -> NodeScores | None:
         return next((s for s in self.scores if s.node == node), None)
+
+    def common_score(self) -> int:
+        """The part of every total that all scored nodes share: the weighted scores of the plugins
+        that gave each of them the same amount (0 with fewer than 2 scored nodes)."""
+        if len(self.scores) < 2:
+            return 0
+        common = 0
+        for column in zip(*(s.plugins for s in self.scores)):
+            values = {p.weighted for p in column}
+            if len(values) == 1 and None not in values:
+                common += values.pop() or 0
+        return common

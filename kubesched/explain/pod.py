@@ -293,7 +293,8 @@ def explain_pod(trace: Sequence[Record], state: Any, pod_key: str, node: str | N
         result=result, message=message,
         num_all_nodes=walk.data.num_all_nodes if walk is not None and isinstance(walk.data, FilterRun) else None,
         nodes=_verdicts(records), scores=_scores(records), pick=_pick(records), bind=_bind(records),
-        preemption=preemption, preemption_cycle=preemption_cycle, preempted_by=victim_of, events=_events(trace, pod_key), focus=node)
+        preemption=preemption, preemption_cycle=preemption_cycle, preempted_by=victim_of, events=_events(trace, pod_key),
+        focus=node, cycle_ended=first_of(records, Kind.CYCLE_END) is not None)
 
 
 def _latest_preemption(trace: Sequence[Record], cycles: Sequence[int], pod_key: str,

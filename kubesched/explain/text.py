@@ -10,6 +10,8 @@ feasible nodes, selectHost's pick, the bind and preemption. Returns strings; nev
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from kubesched.explain.model import (
     NOT_VISITED,
     PASSED,
@@ -20,7 +22,7 @@ from kubesched.explain.model import (
     PreemptionInfo,
 )
 
-__all__ = ["node_line", "render", "seconds", "sentence"]
+__all__ = ["PHRASES", "Phrase", "focus_phrase", "node_line", "render", "seconds", "sentence", "words"]
 
 
 def seconds(t: float | None) -> str:
@@ -38,28 +40,70 @@ def _reasons(v: NodeVerdict) -> str:
     return ", ".join(v.reasons) if v.reasons else v.code
 
 
-def _who(v: NodeVerdict) -> str:
-    return f"extender {v.plugin}" if v.extender else f"Filter plugin {v.plugin}"
-
-
 # -- one sentence ------------------------------------------------------------------------------------
-def _winner(e: Explanation) -> tuple[str, int | None]:
-    if e.pick is None:
-        return "", None
-    return e.pick.selected, e.pick.max_score
+# A focus sentence is a ``Phrase``: a template key and its fields, where a field may itself be a
+# Phrase. ``words`` fills it from a template table: ``PHRASES`` here (English, for the CLI), the
+# dashboard's catalog for 中文 (kubesched/ui/i18n/explain.py, same keys).
+Phrase = tuple[str, dict[str, object]]
+
+PHRASES: dict[str, str] = {
+    "not_in_cluster": "Pod {pod} is not in the cluster.",
+    "summary": "{text}",
+    "on": "On {node}: {why}.",
+    "selected": "{node} selected; binding pending: {why}.",
+    "bind_failed": "Not on {node}: selectHost picked it, but binding failed: {error}",
+    "why.filters": "it passed all filters on {node}",
+    "why.shortcut": "{node} was the only feasible node, so scoring was skipped",
+    "why.tie": "it passed all filters on {node} and tied for the highest score {score} with {others}; "
+               "selectHost picked {node}",
+    "why.best": "it passed all filters on {node} and had the highest score, {score}",
+    "score.split": "{total} ({diff} without the {common} common to all {count} scored nodes)",
+    "not_in_snapshot": "{node} was not one of the nodes of cycle {cycle} (the scheduler's snapshot did not hold it).",
+    "not_yet": "{node} is not evaluated yet: the Filter walk of cycle {cycle} has not run at the cursor.",
+    "no_walk": "Not on {node}: cycle {cycle} ended before any node was filtered ({result}).",
+    "rejected": "Not on {node}: {who} rejected it: {reasons}.",
+    "who.plugin": "Filter plugin {plugin}",
+    "who.extender": "extender {plugin}",
+    "not_visited": "Not on {node}: it was not evaluated; the scheduler had found enough feasible nodes "
+                   "(numFeasibleNodesToFind) before reaching it.",
+    "scoring_pending": "{node} passed all filters; scoring has not happened yet at the cursor.",
+    "not_placed": "{node} passed all filters, but the pod was not placed ({result}).",
+    "tied": "Not on {node}: it passed all filters and tied for the highest score {score} with {others}; "
+            "selectHost picked {winner}.",
+    "lower": "Not on {node}: it passed all filters but scored {total}, lower than {winner}'s {best}.",
+    "lower.split": "Not on {node}: it passed all filters but scored {total}, lower than {winner}'s {best} "
+                   "(without the {common} common to all {count} scored nodes: {diff} vs {best_diff}).",
+}
 
 
-def _why_on(e: Explanation, node: str) -> str:
+def words(phrase: Phrase, lookup: Callable[[str], str] = PHRASES.__getitem__) -> str:
+    """``phrase`` as text: its template from ``lookup``, nested phrases filled in first."""
+    key, fields = phrase
+    return lookup(key).format(**{k: words(v, lookup) if isinstance(v, tuple) else v for k, v in fields.items()})
+
+
+def _score(e: Explanation, total: int | None) -> Phrase | int | None:
+    """A total, with the part that differs between the scored nodes when they share a part."""
+    common = e.common_score()
+    if not common or total is None or total == common:   # nothing differs: the plain total
+        return total
+    return ("score.split", {"total": total, "diff": total - common, "common": common, "count": len(e.scores)})
+
+
+def _ties_without(e: Explanation, node: str) -> str:
+    return ", ".join(n for n in e.pick.ties if n != node) if e.pick else ""
+
+
+def _why_on(e: Explanation, node: str) -> Phrase:
     pick = e.pick
     if pick is None:
-        return f"it passed all filters on {node}"
+        return "why.filters", {"node": node}
     if pick.shortcut:
-        return f"{node} was the only feasible node, so scoring was skipped"
+        return "why.shortcut", {"node": node}
+    score = _score(e, pick.max_score)
     if len(pick.ties) > 1:
-        others = ", ".join(n for n in pick.ties if n != node)
-        return (f"it passed all filters on {node} and tied for the highest score {pick.max_score} with "
-                f"{others}; selectHost picked {node}")
-    return f"it passed all filters on {node} and had the highest score ({pick.max_score})"
+        return "why.tie", {"node": node, "score": score, "others": _ties_without(e, node)}
+    return "why.best", {"node": node, "score": score}
 
 
 def _summary(e: Explanation) -> str:
@@ -77,7 +121,7 @@ def _summary(e: Explanation) -> str:
                     f"so the scheduler never scheduled it.")
         return f"Pod {e.pod} is {s.phase}: no scheduling cycle ever started for it."
     if s.node and e.bind is not None and e.bind.node == s.node and e.bind.error is None:
-        return f"Pod {e.pod} is bound to node {s.node} at {seconds(e.bind.time)}: {_why_on(e, s.node)}."
+        return f"Pod {e.pod} is bound to node {s.node} at {seconds(e.bind.time)}: {words(_why_on(e, s.node))}."
     if s.node:
         return f"Pod {e.pod} is {s.phase} on node {s.node}."
     text = f"Pod {e.pod} is {s.phase}"
@@ -92,40 +136,67 @@ def _summary(e: Explanation) -> str:
     return text
 
 
-def _why_not_passed(e: Explanation, node: str) -> str:
+def _passed(e: Explanation, node: str) -> Phrase:
+    """A node that passed every filter: still to be scored, picked, tied, or scored lower."""
+    pick = e.pick
+    if pick is None or not pick.selected:
+        key = "not_placed" if e.cycle_ended else "scoring_pending"
+        return key, {"node": node, "result": e.result or "no result"}
+    if node == pick.selected:
+        if e.bind is not None and e.bind.node == node and e.bind.error is not None:
+            return "bind_failed", {"node": node, "error": e.bind.error}
+        return "selected", {"node": node, "why": _why_on(e, node)}
+    winner, best = pick.selected, pick.max_score
+    if node in pick.ties and len(pick.ties) > 1:
+        return "tied", {"node": node, "score": _score(e, best), "others": _ties_without(e, node), "winner": winner}
     scores = e.scores_of(node)
-    winner, best = _winner(e)
     total = scores.total if scores is not None else None
-    if not winner:
-        return f"{node} passed all filters, but the pod was not placed ({e.result or 'no result'})."
-    if e.pick is not None and node in e.pick.ties:
-        return (f"Not on {node}: it passed all filters and tied for the highest score {best} with {winner}; "
-                f"selectHost picked {winner}.")
-    return (f"Not on {node}: it passed all filters but scored {total}, lower than {winner}'s {best}.")
+    common = e.common_score()
+    if common and total is not None and best is not None:
+        return "lower.split", {"node": node, "total": total, "winner": winner, "best": best, "common": common,
+                               "count": len(e.scores), "diff": total - common, "best_diff": best - common}
+    return "lower", {"node": node, "total": total, "winner": winner, "best": best}
 
 
-def _focus(e: Explanation, node: str) -> str:
+def _unlisted(e: Explanation, node: str) -> Phrase:
+    """A node without a verdict: the walk has not run yet, never ran, or the snapshot lacked it."""
+    if e.num_all_nodes is not None:
+        return "not_in_snapshot", {"node": node, "cycle": e.cycle}
+    if e.cycle_ended:
+        return "no_walk", {"node": node, "cycle": e.cycle, "result": e.message or e.result}
+    return "not_yet", {"node": node, "cycle": e.cycle}
+
+
+def _bound(e: Explanation, node: str) -> bool:
+    """The trace read ends after the pod's successful bind to ``node`` (the state may lag inside the callback)."""
+    b, s = e.bind, e.status
+    return b is not None and b.error is None and b.node == node and s is not None and s.node in ("", node)
+
+
+def focus_phrase(e: Explanation, node: str) -> Phrase:
+    """Why (not) on ``node``, as true at the end of the trace read: a node counts as "on" only
+    once the pod is bound there; the node selectHost just picked is "selected; binding pending"."""
     s = e.status
     if not e.found or s is None:
-        return f"Pod {e.pod} is not in the cluster."
-    if s.node == node and e.bind is not None and e.bind.node == node:
-        return f"On {node}: {_why_on(e, node)}."
+        return "not_in_cluster", {"pod": e.pod}
+    if _bound(e, node):
+        return "on", {"node": node, "why": _why_on(e, node)}
     if e.cycle is None:
-        return _summary(e)
+        return "summary", {"text": _summary(e)}
     v = e.verdict(node)
     if v is None:
-        return f"{node} was not one of the nodes of cycle {e.cycle} (the scheduler's snapshot did not hold it)."
+        return _unlisted(e, node)
     if v.verdict == REJECTED:
-        return f"Not on {node}: {_who(v)} rejected it: {_reasons(v)}."
+        who = ("who.extender" if v.extender else "who.plugin", {"plugin": v.plugin})
+        return "rejected", {"node": node, "who": who, "reasons": _reasons(v)}
     if v.verdict == NOT_VISITED:
-        return (f"Not on {node}: it was not evaluated; the scheduler had found enough feasible nodes "
-                f"(numFeasibleNodesToFind) before reaching it.")
-    return _why_not_passed(e, node)
+        return "not_visited", {"node": node}
+    return _passed(e, node)
 
 
 def sentence(e: Explanation) -> str:
     """The one-sentence answer (for ``e.focus``, about that node)."""
-    return _focus(e, e.focus) if e.focus else _summary(e)
+    return words(focus_phrase(e, e.focus)) if e.focus else _summary(e)
 
 
 # -- details ---------------------------------------------------------------------------------------
@@ -187,7 +258,7 @@ def _filter_lines(e: Explanation, only: str | None) -> list[str]:
 def _score_section(e: Explanation, only: str | None) -> list[str]:
     if not e.scores:
         return []
-    winner, _ = _winner(e)
+    winner = e.pick.selected if e.pick is not None else ""
     chosen = [s for s in e.scores if only is None or s.node in (only, winner)]
     lines = ["Scores (raw -> normalized x weight = weighted):"]
     for s in chosen:

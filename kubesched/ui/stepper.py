@@ -213,8 +213,9 @@ def status_lines(sim: Simulation, lang: str) -> list[str]:
     s = status(sim)
     lines = [t("stepper.status", lang, time=f"{s['time']:g}", cycle=s["cycle"], cursor=s["cursor"], total=s["total"]),
              t("stepper.pod", lang) + ": " + (str(s["pod"]) or "—")]
-    if s["stopped"]:
-        lines.append(t("stepper.stopped", lang, reason=t(f"stepper.reason_{s['stopped']}", lang)))
+    if s["stopped"]:   # a fact about the whole computed run; "stopped" only when the cursor is at its end
+        key = "stepper.stopped" if s["cursor"] == s["total"] else "stepper.run_ends"
+        lines.append(t(key, lang, reason=t(f"stepper.reason_{s['stopped']}", lang), total=s["total"]))
     return lines
 
 

@@ -94,8 +94,12 @@ def test_bound_pod_names_its_node_and_the_winning_scores():
     assert by_plugin["NodeResourcesLeastAllocated"] == (75, 75, 1, 75)
     assert by_plugin["NodeResourcesBalancedAllocation"] == (100, 100, 1, 100)
     assert by_plugin["NodePreferAvoidPods"] == (100, 100, 10000, 1_000_000)
+    loser = e.scores[1]
+    common = sum(p.weighted for p, q in zip(winner.plugins, loser.plugins) if p.weighted == q.weighted)
+    assert common == e.common_score() >= 1_000_000      # NodePreferAvoidPods' 100 x 10000 on both nodes
     assert sentence(e) == (f"Pod default/small is bound to node small-node at {e.bind.time:g}s: it passed all "
-                            f"filters on small-node and had the highest score ({winner.total}).")
+                            f"filters on small-node and had the highest score, {winner.total} "
+                            f"({winner.total - common} without the {common} common to all 2 scored nodes).")
     text = render(e)
     assert f"  small-node: total {winner.total}" in text
     assert "NodeResourcesLeastAllocated      75 -> 75 x 1 = 75" in text
@@ -108,14 +112,16 @@ def test_feasible_node_that_lost_compares_its_score_with_the_winner():
     big, small = e.scores_of("big-node"), e.scores_of("small-node")
     assert big.total < small.total
     assert e.verdict("big-node").verdict == PASSED
+    common = e.common_score()
     assert sentence(e) == (f"Not on big-node: it passed all filters but scored {big.total}, "
-                            f"lower than small-node's {small.total}.")
+                            f"lower than small-node's {small.total} (without the {common} common to all 2 scored "
+                            f"nodes: {big.total - common} vs {small.total - common}).")
     assert render(e).count(": total ") == 2     # the node asked about and the winner
 
 
 def test_the_pods_own_node_in_focus():
     e = explain("default/small", "small-node")
-    assert sentence(e).startswith("On small-node: it passed all filters on small-node and had the highest score (")
+    assert sentence(e).startswith("On small-node: it passed all filters on small-node and had the highest score, ")
 
 
 def test_node_outside_the_cycle():

@@ -15,7 +15,7 @@ Score section in ``schedule_score.py``, both re-exported here.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
 
 import plotly.graph_objects as go
@@ -47,6 +47,8 @@ from kubesched.ui.figures.schedule_score import (
     score_breakdown_figure,
     score_rows,
     score_table,
+    score_text,
+    total_text,
     uniform_caption,
 )
 from kubesched.ui.figures.style import PAPER, plain_layout
@@ -79,6 +81,8 @@ __all__ = [
     "score_breakdown_figure",
     "score_rows",
     "score_table",
+    "score_text",
+    "total_text",
     "uniform_caption",
 ]
 
@@ -90,8 +94,10 @@ _SHOWN = frozenset(PIPELINE + _EXTRA)
 
 # Phase states (the timeline's colour + glyph).
 DONE, FAILED, WAITING, RUNNING, NOT_REACHED = "done", "failed", "waiting", "running", "not reached"
+NOTHING = "nothing found"  # a Preempt that ended without nominating a node (upstream: Preempt returns "")
 _STATE_STYLE = {
     DONE: ("✓", theme.OKABE_ITO["bluish_green"]),
+    NOTHING: ("∅", theme.OKABE_ITO["yellow"]),
     FAILED: ("✗", theme.OKABE_ITO["vermillion"]),
     WAITING: ("‖", theme.OKABE_ITO["orange"]),
     RUNNING: ("◉", theme.OKABE_ITO["sky_blue"]),
@@ -211,6 +217,9 @@ def phase_spans(records: Sequence[Record], cursor: int) -> tuple[PhaseSpan, ...]
         if phase not in spans:
             spans[phase] = PhaseSpan(phase, None, None, None, "", "", NOT_REACHED, False)
             order.append(phase)
+    preempt = spans.get("Preempt")
+    if preempt is not None and preempt.state == DONE and not nominated_node(records):
+        spans["Preempt"] = replace(preempt, state=NOTHING)
     ran = [p for p in order if spans[p].start is not None]
     ran.sort(key=lambda p: spans[p].start or 0)
     return tuple(spans[p] for p in ran + [p for p in order if spans[p].start is None])

@@ -175,10 +175,11 @@ def filter_rows(m: FilterMatrix, lang: str = "en") -> list[dict[str, str]]:
             verdict = f"– {t('schedule.outcome.3', lang)}"
         elif m.stopped_by[i]:
             verdict = f"✗ {t('schedule.verdict.rejected', lang)}"
-        elif any(c == theme.FILTER_PASS for c in codes):
+        elif all(c == theme.FILTER_PASS for c in codes):   # feasible only once every filter said so
             verdict = f"✓ {t('schedule.verdict.feasible', lang)}"
         else:
-            verdict = f"· {t('schedule.outcome.2', lang)}"
+            verdict = "· " + t("schedule.verdict.pending", lang, ran=sum(c == theme.FILTER_PASS for c in codes),
+                               total=len(codes))
         j = m.plugins.index(m.stopped_by[i]) if m.stopped_by[i] else -1
         rows.append({
             t("schedule.col.node", lang): node,

@@ -22,7 +22,8 @@ from kubesched.ui import theme
 from kubesched.ui.figures.style import PAPER, plain_layout
 from kubesched.ui.i18n import t
 
-__all__ = ["ScoreTable", "score_breakdown_figure", "score_rows", "score_table", "uniform_caption"]
+__all__ = ["ScoreTable", "score_breakdown_figure", "score_rows", "score_table", "score_text", "total_text",
+           "uniform_caption"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +45,11 @@ class ScoreTable:
             if len(values) == 1 and None not in values and len(self.nodes) > 1:
                 out[plugin] = values.pop()
         return out
+
+    def common(self) -> int:
+        """The part of every total all scored nodes share (the uniform plugins' sum): total − common
+        is the part that differs between nodes, the part that decides the pick."""
+        return sum(self.uniform().values())
 
 
 _EXTENDER_FACTOR = 10  # MaxNodeScore / MaxExtenderPriority, applied in prioritizeNodes
@@ -100,15 +106,30 @@ def score_breakdown_figure(table: ScoreTable, selected: str = "", lang: str = "e
     offset = sum(uniform.values())
     ends = [table.totals[n] - offset for n in table.nodes]
     fig.add_trace(go.Scatter(
-        x=ends, y=y, mode="text", text=[f"  {table.totals[n]}" for n in table.nodes], textposition="middle right",
+        x=ends, y=y, mode="text", text=[f"  {total_text(table, n)}" for n in table.nodes], textposition="middle right",
         textfont={"color": "#000000", "size": 13}, showlegend=False, hoverinfo="skip", name="total"))
     fig.update_layout(barmode="stack", legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0,
                                                    "font": {"size": 11}})
     top = max(ends, default=0)
-    fig.update_xaxes(title=t("schedule.score.axis", lang), range=[0, max(top, 1) * 1.18], gridcolor="#E5E5E5",
+    room = 1.6 if table.common() else 1.18          # "total = common + differing part" is longer
+    fig.update_xaxes(title=t("schedule.score.axis", lang), range=[0, max(top, 1) * room], gridcolor="#E5E5E5",
                      zeroline=True, zerolinecolor="#999999", automargin=True)
     fig.update_yaxes(autorange="reversed", type="category", tickfont={"size": 12}, automargin=True)
     return plain_layout(fig, height=190 + 34 * max(len(table.nodes), 1), title="")
+
+
+def total_text(table: ScoreTable, node: str) -> str:
+    """``1000479 = 1000200 + 279``: the true total, the part common to all nodes, the part that differs."""
+    total, common = table.totals[node], table.common()
+    return f"{total} = {common} + {total - common}" if common else str(total)
+
+
+def score_text(table: ScoreTable | None, total: int | None, lang: str = "en") -> str:
+    """A total in a sentence, with the part that differs between nodes beside it."""
+    common = table.common() if table is not None else 0
+    if not common or total is None or total == common:   # nothing differs: the plain total
+        return str(total)
+    return t("schedule.score.split", lang, total=total, diff=total - common, common=common, count=len(table.nodes))
 
 
 def uniform_caption(table: ScoreTable, lang: str = "en") -> str:
@@ -126,14 +147,22 @@ def _n(v: int | None) -> str:
 def score_rows(table: ScoreTable, lang: str = "en") -> list[dict[str, object]]:
     """raw → normalized → × weight → weighted per (node, plugin), then the node's total."""
     rows: list[dict[str, object]] = []
+    common = table.common()
     for node in table.nodes:
         for plugin in table.plugins:
             raw, norm, weight, weighted = table.cells.get((node, plugin), (None, None, None, None))
             rows.append({t("schedule.col.node", lang): node, t("schedule.col.plugin", lang): plugin,
                          "raw": _n(raw), "normalized": _n(norm), "× weight": _n(weight), "=": _n(weighted),
-                         t("schedule.col.total", lang): table.totals[node]})
+                         **_totals(table, node, common, lang)})
         if node in table.extender:
             rows.append({t("schedule.col.node", lang): node, t("schedule.col.plugin", lang): "extenders",
                          "raw": "", "normalized": "", "× weight": "×10", "=": str(table.extender[node]),
-                         t("schedule.col.total", lang): table.totals[node]})
+                         **_totals(table, node, common, lang)})
     return rows
+
+
+def _totals(table: ScoreTable, node: str, common: int, lang: str) -> dict[str, int]:
+    out = {t("schedule.col.total", lang): table.totals[node]}
+    if common:
+        out[t("schedule.col.differs", lang)] = table.totals[node] - common
+    return out

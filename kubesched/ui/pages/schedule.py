@@ -14,7 +14,8 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from kubesched.explain import explain_pod, sentence
+from kubesched.explain import explain_pod
+from kubesched.explain.text import focus_phrase, words
 from kubesched.trace.records import Record
 from kubesched.ui import charts, session
 from kubesched.ui.figure_cache import cached
@@ -41,8 +42,8 @@ def pick_cycle(visible: Sequence[Record], lang: str) -> tuple[int | None, dict[i
     at_cursor = fig.cycle_at_cursor(visible)
 
     def label(number: int) -> str:
-        if number == FOLLOW:
-            return t("schedule.pick.follow", lang, cycle=at_cursor if at_cursor is not None else "—")
+        if number == FOLLOW:   # no number in it: the widget keeps a selected option's old label after a step
+            return t("schedule.pick.follow", lang)
         o = by_number[number]
         result = t(f"schedule.result.{o.result}", lang) if o.result else t("schedule.result.running", lang)
         return t("schedule.pick.item", lang, cycle=o.cycle, pod=o.pod, result=result, node=o.node or "")
@@ -57,20 +58,20 @@ def pick_cycle(visible: Sequence[Record], lang: str) -> tuple[int | None, dict[i
 
 
 def answer(option: fig.CycleOption, decision: fig.Pick | None, failure: str, records: Sequence[Record],
-           lang: str) -> None:
+           table: fig.ScoreTable | None, lang: str) -> None:
     """The answer first: where the pod went and why, or why it did not."""
     pod = md(option.pod)
+    score = fig.score_text(table, decision.max_score if decision else None, lang)
     if decision is not None and decision.selected:
         node = md(decision.selected)
         if decision.shortcut:
             st.success(t("schedule.answer.shortcut", lang, pod=pod, node=node, evaluated=decision.evaluated))
         elif len(decision.ties) > 1:
             st.success(t("schedule.answer.tie", lang, pod=pod, node=node, feasible=decision.feasible,
-                         evaluated=decision.evaluated, score=decision.max_score,
-                         ties=md(large.name_list(decision.ties, lang))))
+                         evaluated=decision.evaluated, score=score, ties=md(large.name_list(decision.ties, lang))))
         else:
             st.success(t("schedule.answer.best", lang, pod=pod, node=node, feasible=decision.feasible,
-                         evaluated=decision.evaluated, score=decision.max_score))
+                         evaluated=decision.evaluated, score=score))
     elif failure:
         nominated = fig.nominated_node(records)
         st.warning(t("schedule.answer.failed", lang, pod=pod)
@@ -103,7 +104,9 @@ def filter_section(records: Sequence[Record], option: fig.CycleOption, cycle: in
     st.markdown(f"#### {t('schedule.filter', lang)} · {link('filter')} · {link('filter_plugins')}")
     numbers = fig.filter_numbers(records)
     if numbers is None:
-        st.info(t("schedule.filter_none", lang))
+        spans = fig.phase_spans(records, session.current().cursor)
+        running = any(s.phase == "Filter" and s.state == fig.RUNNING for s in spans)
+        st.info(t("schedule.filter_running" if running else "schedule.filter_none", lang))
         return
     filter_numbers(numbers, lang)
     sim = session.current()
@@ -190,16 +193,16 @@ def score_section(records: Sequence[Record], decision: fig.Pick | None, failure:
     chart_download(figure, f"score-breakdown-cycle-{cycle}", key="schedule_scores_download")
 
 
-def pick_section(decision: fig.Pick, lang: str) -> None:
+def pick_section(decision: fig.Pick, table: fig.ScoreTable | None, lang: str) -> None:
     st.markdown(f"#### {t('schedule.pick', lang)} · {link('pick')}")
     node = md(decision.selected)
+    score = fig.score_text(table, decision.max_score, lang)
     if decision.shortcut:
         st.markdown(t("schedule.pick.shortcut", lang, node=node))
     elif len(decision.ties) > 1:
-        st.markdown(t("schedule.pick.tie", lang, score=decision.max_score, ties=md(large.name_list(decision.ties, lang)),
-                      node=node))
+        st.markdown(t("schedule.pick.tie", lang, score=score, ties=md(large.name_list(decision.ties, lang)), node=node))
     else:
-        st.markdown(t("schedule.pick.single", lang, score=decision.max_score, node=node))
+        st.markdown(t("schedule.pick.single", lang, score=score, node=node))
 
 
 def why_section(records: Sequence[Record], option: fig.CycleOption, lang: str) -> None:
@@ -212,7 +215,9 @@ def why_section(records: Sequence[Record], option: fig.CycleOption, lang: str) -
         st.session_state[NODE_KEY] = nodes[0]
     node = st.selectbox(t("schedule.why_node", lang), nodes, key=NODE_KEY)
     limit = (records[-1].seq + 1) if records else sim.cursor
-    st.text(sentence(explain_pod(sim.trace[:limit], sim.state(), option.pod, node)))
+    explanation = explain_pod(sim.trace[:limit], sim.state(), option.pod, node)
+    text = words(focus_phrase(explanation, node), lambda key: t(f"why.{key}", lang))
+    st.container(key="schedule_why_text").text(text)
 
 
 def views() -> None:
@@ -231,14 +236,15 @@ def views() -> None:
                    time=f"{option.time:g}"))
     decision = fig.pick(records)
     failure = fig.failure_message(records)
-    answer(option, decision, failure, records, lang)
+    table = cached("schedule.score_table", lambda: fig.score_table(records), cycle, len(records))
+    answer(option, decision, failure, records, table, lang)
     timeline(records, sim.cursor, cycle, lang)
     filter_section(records, option, cycle, lang)
     if failure:
         failure_section(failure, lang)
     score_section(records, decision, failure, cycle, lang)
     if decision is not None and decision.selected:
-        pick_section(decision, lang)
+        pick_section(decision, table, lang)
     why_section(records, option, lang)
 
 
