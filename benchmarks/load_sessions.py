@@ -58,7 +58,7 @@ SETTLED = """() => document.querySelector('[data-testid="stApp"]')?.dataset.test
                 && !document.querySelector('[data-stale="true"]')"""
 STATUS_LINE = re.compile(r"t = (\S+) s · cycle (\d+) · step (\d+)/(\d+)")
 MARKER = re.compile(r"\bsess-\d{3}\b")
-TIMEOUT_MS = 600_000
+TIMEOUT_MS = 240_000   # one action; longer counts as a failure of the room
 EDIT_EVERY = 4          # rounds between two YAML edits
 
 
@@ -232,8 +232,11 @@ async def learner(browser, url: str, i: int, deadline: float, max_actions: int, 
             edit = rounds // EDIT_EVERY if rounds % EDIT_EVERY == 0 else 0
             replay = await cluster_page(page, i, name, replay, tally, edit)
     except Exception as err:  # a timeout or a vanished element is a failure of the room, counted
+        log(f"session {i}: {type(err).__name__}: {str(err).splitlines()[0]}")
+        await page.screenshot(path=f"{tempfile.gettempdir()}/load-session-{i}.png")
         tally.exceptions.append(f"session {i}: {type(err).__name__}: {str(err).splitlines()[0]}")
     finally:
+        log(f"session {i}: {tally.actions} actions, done")
         await ctx.close()
 
 
@@ -255,6 +258,7 @@ async def heavy_learner(browser, url: str, deadline: float, tally: Tally) -> Non
             await settle(page)
             await click(page, ".st-key-reset_sim button")
             tally.actions += 1
+            log(f"heavy session: run {tally.actions} to idle done")
         errors = await page.locator('[data-testid="stException"]').all_inner_texts()
         tally.exceptions += [f"heavy session: {e.splitlines()[0] if e else ''}" for e in errors]
     except Exception as err:
@@ -276,6 +280,10 @@ class RssLog(threading.Thread):
         while not self.stop.is_set():
             self.samples.append((time.monotonic() - start, rss_mb(self.pid)))
             self.stop.wait(self.period)
+
+
+def log(message: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
 
 def pct(samples: list[float], q: float) -> float:

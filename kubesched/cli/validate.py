@@ -10,7 +10,8 @@ KubeSchedulerConfiguration or Policy, ``--config``, ``--policy-config-file``, it
 - every error, one line each (file, line, object, field);
 - warnings grouped and counted in one line (``3 warnings: 2 × unknown field (spec.extra, …), …``);
   ``--verbose`` lists them one per line instead;
-- the kinds kept but not used by kube-scheduler, in one line;
+- the kinds kept but not used by kube-scheduler, in one line (a ConfigMap that
+  ``algorithmSource.policy.configMap`` names is used: the summary says so instead);
 - a one-line summary: ``FILE: ok: 6 Node, 40 Pod`` or ``FILE: refused: 2 errors``.
 
 User values are printed escaped, so a problem never spans two lines. ``--together`` loads all files as
@@ -20,6 +21,7 @@ one cluster (objects only: ``run`` reads one file). Exit 1 when any file has an 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import re
 import sys
 from collections.abc import Iterable, Sequence
@@ -125,8 +127,22 @@ def _validate_file(name: str, args: argparse.Namespace, out: TextIO) -> bool:
     actions = len(inputs.scenario.actions)
     extra = "" if not actions else f"; Scenario: {actions} action{'s' if actions != 1 else ''}"
     extra += "; KubeSchedulerConfiguration" if inputs.config_given else ""
-    _report_loaded(name, inputs.loaded, extra, verbose, out)
+    loaded, policy_map = _without_policy_config_map(inputs.loaded, inputs.config)
+    extra += f"; Policy from ConfigMap {policy_map}" if policy_map else ""
+    _report_loaded(name, loaded, extra, verbose, out)
     return True
+
+
+def _without_policy_config_map(loaded: LoadedCluster | None, config: Any) -> tuple[LoadedCluster | None, str]:
+    """The cluster without the ConfigMap that ``algorithmSource.policy.configMap`` names (kube-scheduler
+    reads it: ``initPolicyFromConfigMap``), and ``namespace/name`` of it ("" when there is none)."""
+    source = config.algorithm_source
+    ref = source.policy.config_map if source.policy is not None else None
+    if loaded is None or ref is None:
+        return loaded, ""
+    kept = tuple(o for o in loaded.inert if not (o.kind == "ConfigMap" and o.metadata.name == ref.name
+                                                  and (o.metadata.namespace or "default") == ref.namespace))
+    return dataclasses.replace(loaded, inert=kept), f"{ref.namespace}/{ref.name}"
 
 
 def _validate_together(files: Sequence[str], verbose: bool, out: TextIO) -> bool:

@@ -88,3 +88,11 @@ def test_a_policy_config_file_is_read_as_run_reads_it(tmp_path: pathlib.Path) ->
     lines = out.getvalue().splitlines()
     assert (code, run_code, lines[:-1]) == (1, 1, run_err.getvalue().splitlines())
     assert lines[-1] == f"{path}: refused: {len(lines) - 1} error{'s' if len(lines) > 2 else ''}"
+
+
+def test_the_policy_config_map_is_named_as_used_not_kept() -> None:
+    """kube-scheduler reads the ConfigMap ``algorithmSource.policy.configMap`` names (``initPolicyFromConfigMap``)."""
+    code, lines = _validate(ROOT / "sample_clusters" / "lessons" / "20-policy-to-plugins.yaml", None)
+    assert code == 0
+    assert len(lines) == 1 and "not used by kube-scheduler" not in lines[0]
+    assert lines[0].endswith("; KubeSchedulerConfiguration; Policy from ConfigMap kube-system/scheduler-policy"), lines
