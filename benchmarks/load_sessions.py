@@ -58,6 +58,11 @@ SETTLED = """() => document.querySelector('[data-testid="stApp"]')?.dataset.test
                 && !document.querySelector('[data-stale="true"]')"""
 STATUS_LINE = re.compile(r"t = (\S+) s · cycle (\d+) · step (\d+)/(\d+)")
 MARKER = re.compile(r"\bsess-\d{3}\b")
+# Many pages in one browser: none may be throttled as a background tab (rAF and timers paused),
+# and every wait polls on a timer, not on animation frames.
+BROWSER_ARGS = CHROMIUM_ARGS + ["--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+                                "--disable-backgrounding-occluded-windows"]
+POLL_MS = 100
 TIMEOUT_MS = 240_000   # one action; longer counts as a failure of the room
 EDIT_EVERY = 4          # rounds between two YAML edits
 
@@ -113,7 +118,7 @@ class Tally:
 
 async def settle(page: Page) -> None:
     await page.wait_for_timeout(100)
-    await page.wait_for_function(SETTLED, timeout=TIMEOUT_MS)
+    await page.wait_for_function(SETTLED, timeout=TIMEOUT_MS, polling=POLL_MS)
 
 
 async def shown_status(page: Page) -> tuple[str, int, int, int] | None:
@@ -147,7 +152,8 @@ async def step(page: Page, i: int, name: str, replay: Replay, tally: Tally, unit
     await page.locator(f".st-key-{'next' if direction > 0 else 'back'}_{unit} button").first.click()
     if changes:
         await page.wait_for_function("([sel, text]) => { const e = document.querySelector(sel);"
-                                     " return e && e.innerText !== text; }", arg=[STATUS, before], timeout=TIMEOUT_MS)
+                                     " return e && e.innerText !== text; }", arg=[STATUS, before], timeout=TIMEOUT_MS,
+                                     polling=POLL_MS)
     await settle(page)
     tally.steps.append(time.perf_counter() - start)
     tally.actions += 1
@@ -164,7 +170,7 @@ async def cluster_page(page: Page, i: int, name: str, replay: Replay, tally: Tal
     own = f"sess-{i:03d}"
     try:  # the node cards are a fragment: they may draw a moment after the page's own run
         await page.wait_for_function("n => document.querySelector('[data-testid=\"stMain\"]')?.innerText.includes(n)",
-                                     arg=own, timeout=30_000)
+                                     arg=own, timeout=30_000, polling=POLL_MS)
     except Exception:
         pass
     text = await page.locator('[data-testid="stMain"]').inner_text()
@@ -252,9 +258,11 @@ async def heavy_learner(browser, url: str, deadline: float, tally: Tally) -> Non
         await upload(page, "heavy.yaml", cluster_yaml(2400, 100), tally)
         await open_page(page, "schedule")
         while time.monotonic() < deadline:
+            before = await page.locator(STATUS).first.inner_text()
             await page.locator(".st-key-run_to_idle button").first.click()
-            await page.wait_for_timeout(300)
-            await page.locator(".st-key-stop_run").wait_for(state="detached", timeout=TIMEOUT_MS)
+            await page.wait_for_function("([sel, text]) => { const e = document.querySelector(sel);"
+                                         " return e && e.innerText !== text; }", arg=[STATUS, before],
+                                         timeout=TIMEOUT_MS, polling=POLL_MS)   # the run reached its end: the cursor moved
             await settle(page)
             await click(page, ".st-key-reset_sim button")
             tally.actions += 1
@@ -262,6 +270,8 @@ async def heavy_learner(browser, url: str, deadline: float, tally: Tally) -> Non
         errors = await page.locator('[data-testid="stException"]').all_inner_texts()
         tally.exceptions += [f"heavy session: {e.splitlines()[0] if e else ''}" for e in errors]
     except Exception as err:
+        log(f"heavy session: {type(err).__name__}: {str(err).splitlines()[0]}")
+        await page.screenshot(path=f"{tempfile.gettempdir()}/load-heavy.png")
         tally.exceptions.append(f"heavy session: {type(err).__name__}: {str(err).splitlines()[0]}")
     finally:
         await ctx.close()
@@ -294,9 +304,9 @@ def pct(samples: list[float], q: float) -> float:
 async def room(url: str, sessions: int, duration: float, max_actions: int, rss: RssLog, heavy: bool,
                ) -> tuple[Tally, list[Tally], float, float]:
     async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
         alone = Tally()
-        await learner(browser, url, 0, time.monotonic() + 30, 24, alone)
+        await learner(browser, url, 0, time.monotonic() + 120, 30, alone)
         base_rss = rss_mb(rss.pid)
         tallies = [Tally() for _ in range(sessions)]
         loaded = [asyncio.Event() for _ in range(sessions)]
