@@ -11,6 +11,7 @@ phases, nodes, pods) stay as they are spelled.
 from __future__ import annotations
 
 from kubesched.lessons.claims import FORMS, Claim, parse
+from kubesched.ui.figures.startup import step_label
 from kubesched.ui.i18n import t
 
 ARGS: dict[str, tuple[str, ...]] = {
@@ -48,6 +49,8 @@ def _value(name: str, raw: str, lang: str) -> str:
         return ", ".join(x.strip() for x in inner.split(",")) if inner else t("claim.nothing", lang)
     if name in ("node", "replica") and raw == "none":
         return t("claim.nobody", lang)
+    if name == "step":
+        return step_label(raw, lang)
     if name in ("source", "target") and raw == "-":
         return t("claim.outside", lang)
     return raw

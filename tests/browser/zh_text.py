@@ -23,11 +23,12 @@ RUN = 3
 VISIBLE_TEXTS_JS = """() => {
   const skip = 'code, pre, textarea, script, style, [data-testid="stCode"], [aria-hidden="true"]';
   const seen = new Map();
-  const walker = document.createTreeWalker(document.querySelector('[data-testid="stApp"]'), NodeFilter.SHOW_TEXT);
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const el = node.parentElement;
     if (!el || !node.textContent.trim() || el.closest(skip)) continue;
-    if (!el.getClientRects().length || getComputedStyle(el).visibility === 'hidden') continue;
+    const box = el.getBoundingClientRect();
+    if (box.width <= 1 || box.height <= 1 || getComputedStyle(el).visibility === 'hidden') continue;
     if (el.closest('details:not([open])') && !el.closest('summary')) continue;
     seen.set(el, (seen.get(el) || '') + node.textContent);
   }
@@ -103,5 +104,5 @@ def visible_texts(page) -> list[str]:
 
 
 def english_on_page(page, allowed: frozenset[str] = frozenset()) -> list[str]:
-    """Every English run in the page's visible text, with the text it was found in."""
-    return [f"{run!r} in {text!r}" for text in visible_texts(page) for run in english_runs(text, allowed)]
+    """Every English run in the page's visible text (its first 120 characters)."""
+    return [run[:120] for text in visible_texts(page) for run in english_runs(text, allowed)]
