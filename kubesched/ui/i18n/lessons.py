@@ -138,5 +138,5 @@ ZH = {
     "lessons.why.attempts": "{pod} 共尝试了 {count} 次（各周期开始于 {times}）。",
     "lessons.why.backoff": "尝试 {attempts} 次之后，{pod} 的退避时间是 {seconds} 秒：podInitialBackoffSeconds 在第一次之后每多尝试一次就翻倍，上限为 podMaxBackoffSeconds。",
     "lessons.why.profile": "{pod} 的 spec.schedulerName 是 {profile}：由这个 profile 调度它。",
-    "lessons.why.claim": "引擎显示：{actual}。",
+    "lessons.why.claim": "引擎显示：“{actual}”。",
 }
