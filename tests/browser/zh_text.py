@@ -6,7 +6,8 @@ more English words outside code, identifiers and user data.
 the runs: an ASCII stretch (any other character ends it) with three English words. A token
 counts as an identifier, never as an English word, when it is in ``vocabulary()`` (plugin, extension point, queue, phase, code, criterion and record-kind names
 from the engine; every one-word string of the sample and lesson clusters: object names, labels,
-kinds) or is shaped like one (a digit, ``-_./:=`` inside, camelCase or ALL CAPS). Text between
+kinds) or is shaped like one (a digit, ``-_./:=`` inside, camelCase or ALL CAPS); a single
+letter is a unit or a variable ("0 s, 1 s"), not a word. Text between
 quotes (“ ”, "…") is data: the trace's upstream messages, quoted as the engine recorded them.
 """
 
@@ -89,7 +90,7 @@ def vocabulary() -> frozenset[str]:
 
 def _english(token: str) -> bool:
     word = token.strip("'.:=-")
-    return bool(word) and not _SHAPED.search(word) and word.lower() not in vocabulary() and word.isalpha()
+    return len(word) > 1 and not _SHAPED.search(word) and word.lower() not in vocabulary() and word.isalpha()
 
 
 def english_runs(text: str, allowed: frozenset[str] = frozenset()) -> list[str]:

@@ -11,6 +11,8 @@ from tests.browser.zh_text import english_runs, vocabulary
     ("Choose options", []),                                           # two words: under the rule
     ("Drag and drop a file here", ["Drag and drop a file here"]),
     ("Pod web-1 在 activeQ 中", []),
+    ("0 s, 1 s, 90 s, 94 s", []),                                      # units
+    ("a b c d e", []),
     ("NodeResourcesFit NodeName NodePorts TaintToleration", []),      # plugin names
     ("Pending Running Bound", []),                                    # phases
     ("原因 “node(s) didn't have free ports for the requested pod ports”", []),   # quoted data
