@@ -10,7 +10,8 @@ phases, nodes, pods) stay as they are spelled.
 
 from __future__ import annotations
 
-from kubesched.lessons.claims import FORMS, Claim, parse
+from kubesched.lessons import claims
+from kubesched.lessons.claims import Claim, parse
 from kubesched.ui.figures.startup import step_label
 from kubesched.ui.i18n import t
 
@@ -43,10 +44,9 @@ def _value(name: str, raw: str, lang: str) -> str:
     if name == "for":
         return raw or t("claim.current_pod", lang)
     if name in QUOTED:
-        return f"“{raw.replace(chr(92) + chr(34), chr(34))}”"
+        return "“" + raw.replace('\\"', '"') + "”"   # the claim's \" is a quote
     if name in LISTS:
-        inner = raw.strip()[1:-1].strip()
-        return ", ".join(x.strip() for x in inner.split(",")) if inner else t("claim.nothing", lang)
+        return ", ".join(claims.items(raw)) or t("claim.nothing", lang)
     if name in ("node", "replica") and raw == "none":
         return t("claim.nobody", lang)
     if name == "step":
