@@ -5,10 +5,11 @@ more English words outside code, identifiers and user data.
 ``code``/``pre`` and text areas such as the YAML editors left out); ``english_runs(text)`` finds
 the runs: an ASCII stretch (any other character ends it) with three English words. A token
 counts as an identifier, never as an English word, when it is in ``vocabulary()`` (plugin,
-extension point, queue, phase, code, criterion and record-kind names from the engine; every one-word string of the sample and lesson clusters: object names, labels,
-kinds) or is shaped like one (a digit, ``-_./:=`` inside, camelCase or ALL CAPS); a single
-letter is a unit or a variable ("0 s, 1 s"), not a word. Text between
-quotes (“ ”, "…") is data: the trace's upstream messages, quoted as the engine recorded them.
+extension point, queue, phase, code, criterion and record-kind names from the engine; every
+one-word string of the sample and lesson clusters: object names, labels, kinds) or is shaped
+like one (a digit, ``-_./:=`` inside, camelCase or ALL CAPS); a single letter is a unit or a
+variable ("0 s, 1 s"), not a word. Text between quotes (“ ”, "…") is data: the trace's
+upstream messages, quoted as the engine recorded them.
 """
 
 from __future__ import annotations
