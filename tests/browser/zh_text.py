@@ -9,7 +9,8 @@ extension point, queue, phase, code, criterion and record-kind names from the en
 one-word string of the sample and lesson clusters: object names, labels, kinds) or is shaped
 like one (a digit, ``-_./:=`` inside, camelCase or ALL CAPS); a single letter is a unit or a
 variable ("0 s, 1 s"), not a word. Text between quotes (“ ”, "…") is data: the trace's
-upstream messages, quoted as the engine recorded them.
+upstream messages, quoted as the engine recorded them; an English term in （ ） right after
+its Chinese name is the glossary's gloss (kubesched/ui/i18n, /work/shared/reference/glossary.md).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ VISIBLE_TEXTS_JS = """() => {
   return [...seen.values()].map(s => s.replace(/\\s+/g, ' ').trim());
 }"""
 _QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"|'[^' ]+'")
+_GLOSS = re.compile(r"(?<=[\u4e00-\u9fff])（[A-Za-z][A-Za-z -]*）")   # 拓扑分布约束（topology spread constraint）
 _CHUNK = re.compile(r"[\x00-\x7f]+")           # ASCII stretches: any other character breaks a run
 _TOKEN = re.compile(r"[A-Za-z0-9_./:=+\-']+")
 _SHAPED = re.compile(r"[0-9_./:=+\-]|[a-z][A-Z]|^[A-Z]{2,}s?$")
@@ -98,7 +100,7 @@ def english_runs(text: str, allowed: frozenset[str] = frozenset()) -> list[str]:
     """The ASCII stretches of ``text`` holding ``RUN`` or more English words (identifiers and
     numbers in between do not end a stretch; ``allowed``: more identifiers)."""
     runs: list[str] = []
-    for chunk in _CHUNK.findall(_QUOTED.sub(" ", text)):
+    for chunk in _CHUNK.findall(_GLOSS.sub("（）", _QUOTED.sub(" ", text))):
         words = [w for w in _TOKEN.findall(chunk) if _english(w) and w.lower() not in allowed]
         if len(words) >= RUN:
             runs.append(chunk.strip())

@@ -18,7 +18,9 @@ from tests.browser.zh_text import english_runs, vocabulary
     ("原因 “node(s) didn't have free ports for the requested pod ports”", []),   # quoted data
     ("default.yaml · cache-0 · zone-a-large-1", []),
     ("kube-scheduler v1.18.5 numFeasibleNodesToFind PDB YAML", []),
-    ("运行已停止：到达时间上限（the horizon was reached）", ["the horizon was reached"]),
+    ("运行已停止：the horizon was reached", ["the horizon was reached"]),
+    ("拓扑分布约束（topology spread constraint）限制偏差", []),               # a glossary gloss
+    ("（the horizon was reached）", ["the horizon was reached"]),          # not after a Chinese term
 ])
 def test_english_runs(text, runs):
     assert english_runs(text) == runs
