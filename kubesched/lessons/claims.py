@@ -47,7 +47,8 @@ def pod_key(name: str) -> str:
     return name if "/" in name else f"default/{name}"
 
 
-def _list(text: str) -> tuple[str, ...]:
+def items(text: str) -> tuple[str, ...]:
+    """The items of a claim's ``[a, b]`` list."""
     inner = text.strip()[1:-1].strip()
     return tuple(x.strip() for x in inner.split(",")) if inner else ()
 
@@ -196,12 +197,12 @@ def _not_visited(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
 
 def _feasible_set(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
     feasible = _walk(view, _pod(a[0])).feasible()
-    return sorted(feasible) == sorted(_list(a[1])), f"{list(feasible)}"
+    return sorted(feasible) == sorted(items(a[1])), f"{list(feasible)}"
 
 
 def _filter_order(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
     order = list(dict.fromkeys(r.node for r in _schedule_filter_calls(view, _pod(a[0]))))
-    return tuple(order) == _list(a[1]), str(order)
+    return tuple(order) == items(a[1]), str(order)
 
 
 def _counted(field: str) -> Handler:
@@ -252,7 +253,7 @@ def _select(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
     if not recs:
         return False, "no selectHost (scoring skipped)"
     run = recs[-1].data
-    return (run.selected == node and sorted(run.ties()) == sorted(_list(ties)),
+    return (run.selected == node and sorted(run.ties()) == sorted(items(ties)),
             f"{run.selected} among {list(run.ties())}")
 
 
@@ -274,7 +275,7 @@ def _victims(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
     if victims is None:
         return False, f"no victims computed on {node}"
     got = sorted(_short(v) for v in victims.victims)
-    return got == sorted(_short(pod_key(v)) for v in _list(wanted)), str(got)
+    return got == sorted(_short(pod_key(v)) for v in items(wanted)), str(got)
 
 
 def _pick(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
@@ -408,7 +409,7 @@ def _unresolvable(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
 def _potential(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
     recs = _preemptions(view, a[0])
     got = recs[-1].data.potential_nodes if recs else None
-    return got is not None and sorted(got) == sorted(_list(a[1])), str(list(got) if got is not None else None)
+    return got is not None and sorted(got) == sorted(items(a[1])), str(list(got) if got is not None else None)
 
 
 def _expired(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
@@ -467,7 +468,7 @@ def _extender(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
 def _pop_order(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
     """The pods' first pops, in order (Pop takes activeQ's head: the QueueSort order)."""
     popped = list(dict.fromkeys(r.pod for r in view.records if r.kind is Kind.POD_POPPED))
-    return [_short(p) for p in popped] == [_short(pod_key(p)) for p in _list(a[0])], str([_short(p) for p in popped])
+    return [_short(p) for p in popped] == [_short(pod_key(p)) for p in items(a[0])], str([_short(p) for p in popped])
 
 
 def _calls_at(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
@@ -489,7 +490,7 @@ def _nominated_added(view: View, a: tuple[str, ...]) -> tuple[bool, str]:
     """addNominatedPods at a node: the equal/higher-priority nominated pods pass 0 ran with."""
     added = _node_check(view, a[0], _pod(a[1])).nominated_pods
     got = [_short(p) for p in added or ()]
-    return added is not None and got == [_short(pod_key(p)) for p in _list(a[2])], (
+    return added is not None and got == [_short(pod_key(p)) for p in items(a[2])], (
         "no pod nominated to the node" if added is None else str(got))
 
 
@@ -597,4 +598,4 @@ def check_all(claims: Sequence[str], sim: Any) -> tuple[Verdict, ...]:
     return tuple(check(c, sim, view) for c in claims)
 
 
-__all__ = ["GRAMMAR", "Claim", "ClaimError", "Verdict", "View", "check", "check_all", "parse", "pod_key"]
+__all__ = ["GRAMMAR", "Claim", "ClaimError", "Verdict", "View", "check", "check_all", "items", "parse", "pod_key"]

@@ -1,6 +1,7 @@
 """Every lesson played in a real Chromium, in English and Chinese: each prediction asks for a
 choice before it grades and then grades it, every step's claims show ✓ (never ✗), the step's
-figure is drawn, no exception appears, and the quiz can be checked to the end.
+figure is drawn, no exception appears, and the quiz can be checked to the end. In Chinese every
+step and the quiz also pass the English-run rule of tests/browser/zh_text.py.
 
 ``LESSON_SHOTS=<dir>`` also saves a screenshot of every step there (for looking at, not checked);
 ``LESSON_IDS=a,b`` plays only those lessons (for debugging one).
@@ -16,7 +17,9 @@ import pytest
 from playwright.sync_api import expect
 
 from kubesched.lessons import format as fmt
+from kubesched.ui.claim_text import render
 from kubesched.ui.i18n import t
+from tests.browser.zh_text import english_on_page
 
 SHOTS = os.environ.get("LESSON_SHOTS", "")
 MAIN = '[data-testid="stMain"]'
@@ -86,9 +89,11 @@ def _play(page, url: str, lesson: fmt.Lesson, lang: str) -> None:
         texts = _texts(page)
         where = f"{lesson.id} [{lang}] step {i + 1} ({step.id})"
         _no_exception(page, where)
-        assert [c for c in step.claims if f"✓ {c}" not in texts] == [], where
+        assert [c for c in step.claims if f"✓ {render(c, lang)}" not in texts] == [], where
         assert not any(text.startswith("✗ ") and not text.startswith(t("lessons.wrong", lang)) for text in texts), where
         expect(page.locator(f'{MAIN} [data-testid="stPlotlyChart"]').first).to_be_visible()
+        if lang == "zh":
+            assert english_on_page(page) == [], where
         _shot(page, f"{lesson.id}-{i + 1:02d}-{step.id}-{lang}")
         _click(page, "lesson_continue")
     expect(page.get_by_role("heading", name=t("lessons.quiz", lang))).to_be_visible()
@@ -97,6 +102,8 @@ def _play(page, url: str, lesson: fmt.Lesson, lang: str) -> None:
         _click(page, f"lesson_check_{i}")
         expect(page.locator(f".st-key-lesson_check_{i}")).to_have_count(0)
     _no_exception(page, f"{lesson.id} [{lang}] quiz")
+    if lang == "zh":
+        assert english_on_page(page) == [], f"{lesson.id} [zh] quiz"
     score = re.escape(t("lessons.score", lang, right="RIGHT", total=len(lesson.quiz))).replace("RIGHT", r"\d+")
     expect(page.get_by_text(re.compile(f"^{score}$"))).to_be_visible()
     _shot(page, f"{lesson.id}-quiz-{lang}")

@@ -205,3 +205,12 @@ def test_every_sample_topology_places_every_live_pod(name):
         if m.node:   # a bound pod's row is in its node's block
             rows = sorted(layout.slots[p.key] for p in st.pods if p.node == m.node)
             assert rows[0] <= m.y <= rows[-1]
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in SAMPLES.glob("*.yaml")))
+def test_every_sample_card_has_a_chinese_translation(name):
+    from tests.browser.zh_text import english_runs
+    card, english = fc.sample_card(SAMPLES / name, "zh"), fc.sample_card(SAMPLES / name)
+    assert card.name == name
+    assert (card.headline, card.description) != (english.headline, english.description)
+    assert english_runs(card.headline) == [] and english_runs(card.description) == []

@@ -160,3 +160,24 @@ def test_startup_texts_exist_in_both_languages():
     from kubesched.ui.i18n import startup as texts
 
     assert set(texts.EN) == set(texts.ZH) and all(k.startswith("startup.") for k in texts.EN)
+
+
+def test_the_chinese_table_and_timeline_have_no_english_sentence():
+    from tests.browser.zh_text import english_runs
+    sim = Simulation.from_yaml(s.with_replicas(Simulation.from_yaml(SAMPLES / "default.yaml").inputs, 2))
+    sim.step("pod")
+    sim.apply(KillLeader())
+    sim.run_until_idle()
+    steps = s.timeline(sim.trace, len(sim.trace))
+    rows = s.timeline_rows(steps, show_future=True, lang="zh")
+    assert [r["did"] for r in rows if english_runs(r["did"]) or english_runs(r["step"])] == []
+    labels = [label for trace in s.timeline_figure(steps, lang="zh").data for label in trace.text]
+    assert "设置 healthz 检查" in labels and [x for x in labels if english_runs(x)] == []
+    english = s.timeline_rows(steps, show_future=True)
+    assert [r["did"].split(" — ")[0] for r in english] == [x.message for x in steps]
+
+
+def test_a_step_label_is_translated_only_where_upstream_has_no_function_name():
+    assert [s.step_label(x, "zh") for x in ("scheduler.New", "Setup healthz checks", "acquired")] == [
+        "scheduler.New", "设置 healthz 检查", "获得租约"]
+    assert s.step_label("Setup healthz checks") == "Setup healthz checks"

@@ -29,6 +29,7 @@ import plotly.graph_objects as go
 from kubesched.api.quantity import Quantity, QuantityError
 from kubesched.sim.state import PHASE_DELETED, NodeState, PodState, SimState
 from kubesched.ui.theme import OKABE_ITO, QUEUE_COLOURS, QUEUE_GLYPHS
+from kubesched.ui.i18n.samples import CARDS
 
 ZONE_LABELS = ("topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/zone")
 REGION_LABELS = ("topology.kubernetes.io/region", "failure-domain.beta.kubernetes.io/region")
@@ -62,8 +63,12 @@ class SampleCard:
     description: str    # the rest of the leading comment
 
 
-def sample_card(path: Path) -> SampleCard:
-    """A Home-page card: the file's name and its leading comment."""
+def sample_card(path: Path, lang: str = "en") -> SampleCard:
+    """A Home-page card: the file's name and its leading comment (in English), or its
+    translation from ``kubesched.ui.i18n.samples.CARDS``."""
+    translated = CARDS.get(lang, {}).get(path.name)
+    if translated:
+        return SampleCard(path.name, *translated)
     comment = leading_comment(path.read_text(encoding="utf-8"))
     first, _, rest = comment.partition("\n\n")
     headline = first.split(" - ", 1)[1] if " - " in first else first

@@ -28,6 +28,7 @@ from kubesched.sim.scenario import dump, join_documents, scenario_document
 from kubesched.trace.records import Kind, Record
 from kubesched.trace.upstream import permalink
 from kubesched.ui.i18n import t
+from kubesched.ui.i18n.startup import STEP_NAMES, STEP_TEXT
 from kubesched.ui.theme import OKABE_ITO
 
 # The order of cmd/kube-scheduler's start-up (upstream-engine.md §1.1–1.9), as the trace names the steps.
@@ -105,18 +106,26 @@ def replicas(steps: Iterable[TimelineStep]) -> tuple[str, ...]:
     return tuple(seen)
 
 
-def timeline_rows(steps: Iterable[TimelineStep], *, show_future: bool) -> list[dict[str, Any]]:
+def step_label(step: str, lang: str = "en") -> str:
+    """A step's name as the timeline shows it: upstream's function names as they are; a name that
+    is an upstream comment or an election transition in ``lang``."""
+    return STEP_NAMES.get(lang, {}).get(step, step)
+
+
+def step_did(step: TimelineStep, lang: str = "en") -> str:
+    """What the engine did: its own message in English, the step's description in other languages;
+    then the step's details (field names, and the values between quotes as the engine recorded them)."""
+    if lang == "en" or step.step not in STEP_TEXT.get(lang, {}):
+        return step.message + ("" if not step.details else " — " + ", ".join(f"{k}: {v}" for k, v in step.details))
+    details = "；".join(f"{k}：“{v}”" for k, v in step.details)   # values as the engine recorded them
+    return STEP_TEXT[lang][step.step] + (f" — {details}" if details else "")
+
+
+def timeline_rows(steps: Iterable[TimelineStep], *, show_future: bool, lang: str = "en") -> list[dict[str, Any]]:
     """Table rows: what the engine did at each step, with its upstream function and link."""
-    rows = []
-    for step in steps:
-        if not step.past and not show_future:
-            continue
-        did = step.message
-        if step.details:
-            did += " — " + ", ".join(f"{k}: {v}" for k, v in step.details)
-        rows.append({"seq": step.seq, "time": step.time, "replica": step.replica, "step": step.step,
-                     "did": did, "function": step.func, "link": step.link, "past": step.past})
-    return rows
+    return [{"seq": step.seq, "time": step.time, "replica": step.replica, "step": step_label(step.step, lang),
+             "did": step_did(step, lang), "function": step.func, "link": step.link, "past": step.past}
+            for step in steps if step.past or show_future]
 
 
 def _hover(text: str) -> str:
@@ -142,12 +151,13 @@ def timeline_figure(steps: Sequence[TimelineStep], *, show_future: bool = True, 
             colour = replica_colour(name, names) if past else FUTURE_COLOUR
             fig.add_trace(go.Scatter(
                 x=[lanes[name]] * len(lane), y=[-i for i, _ in lane], mode="markers+text",
-                text=[s.step for _, s in lane], textposition="middle right",
+                text=[step_label(s.step, lang) for _, s in lane], textposition="middle right",
                 textfont={"color": OKABE_ITO["black"] if past else "#9A9A9A", "size": 12},
                 marker={"size": 12, "color": colour, "line": {"color": OKABE_ITO["black"], "width": 1},
                         "symbol": [TRANSITION_SYMBOLS.get(s.step, "circle") if s.kind == "election" else "circle"
                                    for _, s in lane]},
-                hovertext=[f"t={s.time:g}s · {s.func}<br>{_hover(s.message)}" for _, s in lane], hoverinfo="text",
+                hovertext=[f"t={s.time:g}s · {s.func}<br>{_hover(step_did(s, lang))}" for _, s in lane],
+                hoverinfo="text",
                 name=f"{name}" if past else f"{name} ({t('startup.later', lang)})", legendgroup=name))
     boundary = next((i for i, s in enumerate(shown) if not s.past), None)
     if boundary is not None and boundary > 0:
@@ -274,7 +284,8 @@ def election_figure(records: Sequence[Record], cursor: int, kill_times: Sequence
                 marker={"size": 12, "color": replica_colour(name, names),
                         "symbol": [TRANSITION_SYMBOLS.get(s.step, "circle") for s in events],
                         "line": {"color": OKABE_ITO["black"], "width": 1}},
-                hovertext=[_hover(f"t={s.time:g}s {s.step}: {s.message}") for s in events], hoverinfo="text"))
+                hovertext=[_hover(f"t={s.time:g}s {step_label(s.step, lang)}: {step_did(s, lang)}") for s in events],
+                hoverinfo="text"))
     for hand in handovers(seen, [k for k in kill_times if k <= end]):
         _kill_mark(fig, hand, lang)
         if hand.implied_attempts:

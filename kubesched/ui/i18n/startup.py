@@ -90,3 +90,39 @@ ZH = {
     "startup.links": "上游源码",
     "startup.no_sim": "请先加载一个集群（首页）。",
 }
+
+# Per language other than English: a step's name where upstream has none (a comment, an election
+# transition) and what it does. English shows the engine's own message (kubesched/cmd/app/server.py).
+STEP_NAMES: dict[str, dict[str, str]] = {"zh": {
+    "Setup healthz checks": "设置 healthz 检查",
+    "attempt succeeded": "尝试成功", "attempt failed": "尝试失败", "new-leader": "新 leader",
+    "acquired": "获得租约", "lost": "失去租约", "released": "释放租约", "stopped": "已停止",
+}}
+STEP_TEXT: dict[str, dict[str, str]] = {"zh": {
+    "main": "设置随机数种子，创建 kube-scheduler 命令（app.NewSchedulerCommand）并执行",
+    "NewSchedulerCommand": "构建 cobra 命令及其各组命令行参数（其他、安全服务、非安全服务、认证、授权等）",
+    "NewOptions": "以空的 kubescheduler.config.k8s.io/v1alpha2 配置的默认值创建选项",
+    "runCommand": "校验选项（opts.Validate）",
+    "Options.Config": "读取组件配置，创建客户端与事件广播器",
+    "Config.Complete": "补全配置：命名 healthz 和 metrics 的非安全服务",
+    "Run": "启动 Kubernetes 调度器（打印版本）",
+    "scheduler.New": "创建调度器：算法来源、各 profile 及其插件",
+    "EventBroadcaster.StartRecordingToSink": "开始把事件写入 API 服务器（每个 profile 一个 core/v1 记录器）",
+    "Setup healthz checks": "设置 healthz 检查",
+    "InsecureServing.Serve": "提供非安全的 healthz 服务（模拟：不打开端口）",
+    "InsecureMetricsServing.Serve": "提供非安全的 metrics 服务（模拟：不打开端口）",
+    "SecureServing.Serve": "通过 HTTPS 提供 healthz 和 metrics（模拟：不打开端口，不生成证书）",
+    "InformerFactory.Start": "启动 informer：对各类对象执行 list + watch",
+    "WaitForCacheSync": "等待 informer 缓存同步完成",
+    "LeaderElector.Run": "尝试获取 leader 选举锁",
+    "sched.Run": "运行调度器：等待已调度 Pod 的缓存同步（scheduledPodsHasSynced）",
+    "SchedulingQueue.Run": "启动调度队列：每 1 秒 flushBackoffQCompleted，每 30 秒 flushUnschedulableQLeftover",
+    "scheduleOne": "循环调用 sched.scheduleOne：每次调度一个 Pod",
+    "attempt succeeded": "获取或续约锁成功",
+    "attempt failed": "获取锁失败：锁仍被占用",
+    "new-leader": "观察到新的 leader",
+    "acquired": "获得租约，成为 leader",
+    "lost": "失去租约",
+    "released": "释放租约",
+    "stopped": "副本停止运行",
+}}

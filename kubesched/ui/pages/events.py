@@ -42,7 +42,7 @@ def views() -> None:
     any_ = t("events.any", lang)
     with st.expander(t("events.filters", lang), expanded=True):
         c1, c2, c3, c4, c5 = st.columns([3, 2, 2, 2, 1])
-        kinds = c1.multiselect(t("events.kind", lang), options["kind"], key=KINDS)
+        kinds = c1.multiselect(t("events.kind", lang), options["kind"], key=KINDS, placeholder=t("events.choose", lang))
         pod = c2.selectbox(t("events.pod", lang), [""] + options["pod"], key=POD, format_func=lambda v: v or any_)
         node = c3.selectbox(t("events.node", lang), [""] + options["node"], key=NODE, format_func=lambda v: v or any_)
         plugin = c4.selectbox(t("events.plugin", lang), [""] + options["plugin"], key=PLUGIN,

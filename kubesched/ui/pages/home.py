@@ -3,6 +3,7 @@
 import streamlit as st
 
 from kubesched.ui import session
+from kubesched.ui.widget_text import uploader_css
 from kubesched.ui.figures.cluster import sample_card
 from kubesched.ui.figures.markup import md
 from kubesched.ui.i18n import t
@@ -14,7 +15,7 @@ st.markdown(t("home.intro", lang))
 st.subheader(t("home.samples", lang))
 columns = st.columns(3)
 for i, name in enumerate(session.sample_clusters()):
-    card = sample_card(session.SAMPLE_DIR / name)
+    card = sample_card(session.SAMPLE_DIR / name, lang)
     with columns[i % 3].container(border=True):
         st.markdown(f"**{md(name)}**")
         st.text(card.headline)
@@ -33,6 +34,7 @@ def _on_upload() -> None:
     session.load_cluster_text(text, upload.name)
 
 
+st.html(uploader_css("upload", lang, limit_mb=st.get_option("server.maxUploadSize"), types="YAML"))
 st.file_uploader(t("home.upload", lang), type=["yaml", "yml"], key="upload", on_change=_on_upload)
 upload = st.session_state.get("upload")
 if upload is not None:

@@ -14,7 +14,7 @@ import streamlit as st
 
 from kubesched.lessons import claims, player, quiz, runner, whatif
 from kubesched.lessons import format as fmt
-from kubesched.ui import charts, session
+from kubesched.ui import charts, claim_text, session
 from kubesched.ui.figures import lessons as rows
 from kubesched.ui.i18n import t
 from kubesched.ui.stepper import render_status
@@ -169,7 +169,7 @@ with left:
                 st.caption(t("lessons.skipped", lang))
             st.caption(t("lessons.claims", lang))
             for verdict in claims.check_all(step.claims, sim):
-                st.text(("✓ " if verdict.holds else "✗ ") + verdict.claim.text)
+                st.text(("✓ " if verdict.holds else "✗ ") + claim_text.render(verdict.claim, lang))
             c1, c2 = st.columns([2, 3])
             c1.button(t("lessons.back", lang), key="lesson_back", on_click=_act, args=(player.back,),
                       disabled=progress.step == 0, shortcut="Left", width="stretch")

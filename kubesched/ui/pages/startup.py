@@ -92,7 +92,7 @@ def views() -> None:
         st.info(t("startup.none_yet", lang))
     if past or show_future:
         charts.show(fig.timeline_figure(steps, show_future=show_future, lang=lang), "startup_timeline")
-    rows = fig.timeline_rows(steps, show_future=show_future)
+    rows = fig.timeline_rows(steps, show_future=show_future, lang=lang)
     if rows:
         columns = {
             "seq": st.column_config.NumberColumn(t("startup.col_seq", lang), width="small"),
