@@ -23,10 +23,9 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 RUN = 3
-# Texts of the Schedule page's views that another branch translates: owned by cursor branch (the
-# why-not sentence, kubesched/explain/text.py, and the FitError line of the result it shows);
-# remove after merging it.
-OWNED_BY_CURSOR = (re.compile(r"^Not on \S+: "), re.compile(r"^\d+/\d+ nodes are available: "))
+# Upstream's own FitError message (core/generic_scheduler.go FitError.Error), shown as the engine
+# recorded it: data, the same in every language.
+UPSTREAM_MESSAGES = (re.compile(r"^\d+/\d+ nodes are available: "),)
 VISIBLE_TEXTS_JS = """() => {
   const skip = 'code, pre, textarea, script, style, [data-testid="stCode"], [aria-hidden="true"]';
   const seen = new Map();
@@ -113,6 +112,6 @@ def visible_texts(page) -> list[str]:
 
 def english_on_page(page, allowed: frozenset[str] = frozenset()) -> list[str]:
     """Every English run in the page's visible text (its first 120 characters), but for the
-    texts ``OWNED_BY_CURSOR``."""
+    texts ``UPSTREAM_MESSAGES``."""
     return [run[:120] for text in visible_texts(page) for run in english_runs(text, allowed)
-            if not any(owned.match(run) for owned in OWNED_BY_CURSOR)]
+            if not any(owned.match(run) for owned in UPSTREAM_MESSAGES)]
