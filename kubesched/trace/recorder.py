@@ -86,7 +86,6 @@ from kubesched.trace.records import (
     PermitWait,
     Phase,
     QueueMove,
-    Record,
     ScheduleResult,
     SchedulingFailure,
     StartupStep,
@@ -220,7 +219,7 @@ class TraceRecorder:
         clock = self.clock
         if time is None:
             time = float(clock.now()) if clock is not None else 0.0
-        trace.append(Record(len(trace), time, kind, ctx[0], pod, ctx[1], node or None, plugin, file, func, data))
+        trace.add(time, kind, ctx[0], pod, ctx[1], node or None, plugin, file, func, data)
 
     def _key(self, pod: Any) -> str | None:
         """``pod_key``, remembered for the last pod (hooks hear the same pod object many times a cycle)
@@ -292,8 +291,8 @@ class TraceRecorder:
         data, file, func = cached
         ctx = self._ctx.get(key, self._active) if key is not None else self._active
         clock, trace = self.clock, self._trace
-        trace.append(Record(len(trace), float(clock.now()) if clock is not None else 0.0, kind, ctx[0], key, ctx[1],
-                            node or None, None, file, func, data))
+        trace.add(float(clock.now()) if clock is not None else 0.0, kind, ctx[0], key, ctx[1], node or None, None,
+                  file, func, data)
 
     def _status(self, plugin: str, status: Any) -> PluginStatus:
         return self._shared(PluginStatus, plugin, _code(status), _reasons(status))

@@ -32,9 +32,10 @@ Nothing in the scheduler reads them.
 from __future__ import annotations
 
 import enum
+from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Union, overload
+from typing import Any, Union, overload
 
 from kubesched.trace.decisions import (
     ExtensionFailure,
@@ -339,41 +340,96 @@ class Record:
 
 KindFilter = Union[Kind, Iterable[Kind], None]
 
+KINDS: tuple[Kind, ...] = tuple(Kind)
+_KIND_INDEX: dict[Kind, int] = {kind: i for i, kind in enumerate(KINDS)}
+_NO_CYCLE = -(2 ** 63)  # the cycle column's None
+
 
 class Trace(Sequence[Record]):
-    """An append-only list of frozen records, indexed by cycle for the views.
+    """An append-only sequence of records, stored as columns and indexed by cycle for the views.
 
-    ``len``, indexing and slicing are list-cheap; ``filter`` scans; ``for_cycle`` uses an
-    index built while appending.
+    What is stored: one entry per record in each column — ``time`` (``array('d')``), the kind's
+    index in ``KINDS`` (``bytearray``), ``cycle`` (``array('q')``, ``_NO_CYCLE`` for None), and
+    ``pod``/``profile``/``node``/``plugin``/``file``/``func`` as indexes (``array('i')``) into
+    one per-trace table of the distinct values (``_names``; index 0 is None) — plus the ``data``
+    payloads in a list. ``seq`` is the position. A record's fields thus cost ~50 bytes instead of
+    a Record object with its own ``seq`` int, and every equal name is one string object.
+
+    How it is decoded: indexing, slicing and iterating build each ``Record`` from its columns
+    (same field values and types; a ``time`` that was not a float when appended is kept aside
+    and given back as it was). ``filter`` tests the columns first and builds only the matches;
+    ``for_cycle`` uses the ``[start, stop)`` runs built while appending.
     """
 
-    __slots__ = ("_by_cycle", "_records")
+    __slots__ = ("_by_cycle", "_cycle", "_data", "_file", "_func", "_kind", "_name_ids", "_names", "_node",
+                 "_odd_times", "_plugin", "_pod", "_profile", "_time")
 
     def __init__(self, records: Iterable[Record] = ()) -> None:
-        self._records: list[Record] = []
+        self._time = array("d")
+        self._kind = bytearray()
+        self._cycle = array("q")
+        self._pod, self._profile, self._node = array("i"), array("i"), array("i")
+        self._plugin, self._file, self._func = array("i"), array("i"), array("i")
+        self._data: list[Payload] = []
+        self._names: list[Any] = [None]
+        self._name_ids: dict[Any, int] = {None: 0}
+        self._odd_times: dict[int, Any] = {}
         self._by_cycle: dict[int, list[list[int]]] = {}  # each cycle's seqs, as [start, stop) runs
         for record in records:
             self.append(record)
 
+    def _id(self, name: Any) -> int:
+        ids = self._name_ids
+        found = ids.get(name)
+        if found is None:
+            found = ids[name] = len(self._names)
+            self._names.append(name)
+        return found
+
     def append(self, record: Record) -> None:
         """Add the next record; its ``seq`` must equal the current length."""
-        records = self._records
-        seq = len(records)
-        if record.seq != seq:
-            raise ValueError(f"record seq {record.seq} != trace length {seq}")
-        cycle = record.cycle
-        if cycle is not None:
-            runs = self._by_cycle.get(cycle)
-            if runs is None:
-                self._by_cycle[cycle] = [[seq, seq + 1]]
-            elif runs[-1][1] == seq:
-                runs[-1][1] = seq + 1
-            else:
-                runs.append([seq, seq + 1])
-        records.append(record)
+        if record.seq != len(self._data):
+            raise ValueError(f"record seq {record.seq} != trace length {len(self._data)}")
+        self.add(record.time, record.kind, record.cycle, record.pod, record.profile, record.node, record.plugin,
+                 record.file, record.func, record.data)
+
+    def add(self, time: float, kind: Kind, cycle: int | None, pod: str | None, profile: str | None,
+            node: str | None, plugin: str | None, file: str, func: str, data: Payload) -> None:
+        """Append the record ``Record(len(self), time, kind, …)`` (the recorder's path: no Record is built)."""
+        seq = len(self._data)
+        if type(time) is not float:
+            self._odd_times[seq] = time
+        self._time.append(time)
+        self._kind.append(_KIND_INDEX[kind])
+        ids = self._name_ids
+        get = ids.get
+        for column, name in ((self._pod, pod), (self._profile, profile), (self._node, node),
+                             (self._plugin, plugin), (self._file, file), (self._func, func)):
+            found = get(name)
+            column.append(found if found is not None else self._id(name))
+        self._data.append(data)
+        if cycle is None:
+            self._cycle.append(_NO_CYCLE)
+            return
+        self._cycle.append(cycle)
+        runs = self._by_cycle.get(cycle)
+        if runs is None:
+            self._by_cycle[cycle] = [[seq, seq + 1]]
+        elif runs[-1][1] == seq:
+            runs[-1][1] = seq + 1
+        else:
+            runs.append([seq, seq + 1])
+
+    def _record(self, seq: int) -> Record:
+        names = self._names
+        cycle = self._cycle[seq]
+        time = self._time[seq] if seq not in self._odd_times else self._odd_times[seq]
+        return Record(seq, time, KINDS[self._kind[seq]], None if cycle == _NO_CYCLE else cycle,
+                      names[self._pod[seq]], names[self._profile[seq]], names[self._node[seq]],
+                      names[self._plugin[seq]], names[self._file[seq]], names[self._func[seq]], self._data[seq])
 
     def __len__(self) -> int:
-        return len(self._records)
+        return len(self._data)
 
     @overload
     def __getitem__(self, index: int) -> Record: ...
@@ -382,43 +438,54 @@ class Trace(Sequence[Record]):
 
     def __getitem__(self, index: int | slice) -> Record | Sequence[Record]:
         if isinstance(index, slice):
-            return tuple(self._records[index])
-        return self._records[index]
+            return tuple(map(self._record, range(*index.indices(len(self._data)))))
+        size = len(self._data)
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError("trace index out of range")
+        return self._record(index)
 
     def __iter__(self) -> Iterator[Record]:
-        return iter(self._records)
+        return map(self._record, range(len(self._data)))
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Trace) and self._records == other._records
+        return isinstance(other, Trace) and len(self) == len(other) and all(a == b for a, b in zip(self, other))
 
     def __hash__(self) -> int:  # pragma: no cover - mutable container
         raise TypeError("unhashable type: 'Trace'")
 
     def __repr__(self) -> str:
-        return f"Trace({len(self._records)} records)"
+        return f"Trace({len(self._data)} records)"
 
     def filter(self, kind: KindFilter = None, *, pod: str | None = None, cycle: int | None = None,
                node: str | None = None, plugin: str | None = None,
                profile: str | None = None) -> list[Record]:
         """Records matching every given criterion; ``kind`` may be one Kind or several."""
-        kinds: frozenset[Kind] | None
         if kind is None:
             kinds = None
-        elif isinstance(kind, Kind):
-            kinds = frozenset((kind,))
         else:
-            kinds = frozenset(kind)
-        source: Iterable[Record] = self.for_cycle(cycle) if cycle is not None else self._records
-        return [r for r in source
-                if (kinds is None or r.kind in kinds) and (pod is None or r.pod == pod)
-                and (node is None or r.node == node) and (plugin is None or r.plugin == plugin)
-                and (profile is None or r.profile == profile)]
+            kinds = frozenset(_KIND_INDEX[k] for k in ((kind,) if isinstance(kind, Kind) else kind))
+        seqs: Iterable[int] = (self._cycle_seqs(cycle) if cycle is not None else range(len(self._data)))
+        tests = []
+        for column, value in ((self._pod, pod), (self._node, node), (self._plugin, plugin),
+                              (self._profile, profile)):
+            if value is not None:
+                found = self._name_ids.get(value)
+                if found is None:
+                    return []
+                tests.append((column, found))
+        kind_column = self._kind
+        return [self._record(s) for s in seqs
+                if (kinds is None or kind_column[s] in kinds) and all(column[s] == v for column, v in tests)]
 
     def cycles(self) -> tuple[int, ...]:
         """The scheduling cycles present, in order of first appearance."""
         return tuple(self._by_cycle)
 
+    def _cycle_seqs(self, cycle: int) -> list[int]:
+        return [seq for start, stop in self._by_cycle.get(cycle, ()) for seq in range(start, stop)]
+
     def for_cycle(self, cycle: int) -> list[Record]:
         """Every record of one scheduling cycle (its binding cycle included), in trace order."""
-        records = self._records
-        return [record for start, stop in self._by_cycle.get(cycle, ()) for record in records[start:stop]]
+        return [self._record(seq) for seq in self._cycle_seqs(cycle)]
