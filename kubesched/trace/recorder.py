@@ -607,7 +607,8 @@ class TraceRecorder:
             key, node = self._key(obj), obj.spec.node_name
         else:
             key, node = None, (meta.name if kind == "Node" else None)
-        self._emit(Kind.INFORMER_EVENT, key, InformerEvent(event_type, kind, meta.namespace, meta.name), node=node)
+        self._emit(Kind.INFORMER_EVENT, key, self._shared(InformerEvent, event_type, kind, meta.namespace, meta.name),
+                   node=node)
 
     # -- startup and leader election --------------------------------------------------------------------------
     def startup_step(self, *, step: str, message: str = "",

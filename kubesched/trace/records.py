@@ -33,8 +33,10 @@ from __future__ import annotations
 
 import enum
 from array import array
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from math import copysign
 from typing import Any, Union, overload
 
 from kubesched.trace.decisions import (
@@ -340,51 +342,43 @@ class Record:
 
 KindFilter = Union[Kind, Iterable[Kind], None]
 
-KINDS: tuple[Kind, ...] = tuple(Kind)
-_KIND_INDEX: dict[Kind, int] = {kind: i for i, kind in enumerate(KINDS)}
-_NO_CYCLE = -(2 ** 63)  # the cycle column's None
+_NO_CYCLE = -(2 ** 31)  # the cycle column's None
+_Shape = tuple[Kind, Any, Any, Any, Any]  # (kind, profile, plugin, file, func)
 
 
 class Trace(Sequence[Record]):
     """An append-only sequence of records, stored as columns and indexed by cycle for the views.
 
-    What is stored: one entry per record in each column — ``time`` (``array('d')``), the kind's
-    index in ``KINDS`` (``bytearray``), ``cycle`` (``array('q')``, ``_NO_CYCLE`` for None), and
-    ``pod``/``profile``/``node``/``plugin``/``file``/``func`` as indexes (``array('i')``) into
-    one per-trace table of the distinct values (``_names``; index 0 is None) — plus the ``data``
-    payloads in a list. ``seq`` is the position. A record's fields thus cost ~50 bytes instead of
-    a Record object with its own ``seq`` int, and every equal name is one string object.
+    What is stored, per record: the index (``array('i')``) of its shape — ``(kind, profile,
+    plugin, file, func)``, a small vocabulary kept once in ``_shapes`` —, its ``cycle``
+    (``array('i')``, ``_NO_CYCLE`` for None), ``pod`` and ``node`` as indexes (``array('i')``)
+    into one per-trace table of the distinct names (``_names``; index 0 is None), and its
+    ``data`` payload (a list). ``time`` is stored once per run of equal times (``_times``, with
+    the seq each run starts at in ``_time_starts``); ``seq`` is the position. A field the columns
+    cannot hold exactly (a time that is not a float, a cycle outside 32 bits) is kept aside in
+    ``_odd``. About 28 bytes a record instead of a Record object and its ``seq`` int.
 
     How it is decoded: indexing, slicing and iterating build each ``Record`` from its columns
-    (same field values and types; a ``time`` that was not a float when appended is kept aside
-    and given back as it was). ``filter`` tests the columns first and builds only the matches;
-    ``for_cycle`` uses the ``[start, stop)`` runs built while appending.
+    (the time run found by bisection), equal to the one appended. ``filter`` tests the columns
+    first and builds only the matches; ``for_cycle`` uses the ``[start, stop)`` runs built while
+    appending.
     """
 
-    __slots__ = ("_by_cycle", "_cycle", "_data", "_file", "_func", "_kind", "_name_ids", "_names", "_node",
-                 "_odd_times", "_plugin", "_pod", "_profile", "_time")
+    __slots__ = ("_by_cycle", "_cycle", "_data", "_name_ids", "_names", "_node", "_odd", "_pod", "_shape",
+                 "_shape_ids", "_shapes", "_time_starts", "_times")
 
     def __init__(self, records: Iterable[Record] = ()) -> None:
-        self._time = array("d")
-        self._kind = bytearray()
-        self._cycle = array("q")
-        self._pod, self._profile, self._node = array("i"), array("i"), array("i")
-        self._plugin, self._file, self._func = array("i"), array("i"), array("i")
+        self._shape, self._cycle, self._pod, self._node = array("i"), array("i"), array("i"), array("i")
+        self._times, self._time_starts = array("d"), array("i")
         self._data: list[Payload] = []
+        self._shapes: list[_Shape] = []
+        self._shape_ids: dict[_Shape, int] = {}
         self._names: list[Any] = [None]
         self._name_ids: dict[Any, int] = {None: 0}
-        self._odd_times: dict[int, Any] = {}
+        self._odd: dict[int, tuple[Any, Any]] = {}  # seq → (time, cycle) as appended
         self._by_cycle: dict[int, list[list[int]]] = {}  # each cycle's seqs, as [start, stop) runs
         for record in records:
             self.append(record)
-
-    def _id(self, name: Any) -> int:
-        ids = self._name_ids
-        found = ids.get(name)
-        if found is None:
-            found = ids[name] = len(self._names)
-            self._names.append(name)
-        return found
 
     def append(self, record: Record) -> None:
         """Add the next record; its ``seq`` must equal the current length."""
@@ -397,21 +391,20 @@ class Trace(Sequence[Record]):
             node: str | None, plugin: str | None, file: str, func: str, data: Payload) -> None:
         """Append the record ``Record(len(self), time, kind, …)`` (the recorder's path: no Record is built)."""
         seq = len(self._data)
-        if type(time) is not float:
-            self._odd_times[seq] = time
-        self._time.append(time)
-        self._kind.append(_KIND_INDEX[kind])
-        ids = self._name_ids
-        get = ids.get
-        for column, name in ((self._pod, pod), (self._profile, profile), (self._node, node),
-                             (self._plugin, plugin), (self._file, file), (self._func, func)):
-            found = get(name)
-            column.append(found if found is not None else self._id(name))
+        shape = (kind, profile, plugin, file, func)
+        found = self._shape_ids.get(shape)
+        if found is None:
+            found = self._shape_ids[shape] = len(self._shapes)
+            self._shapes.append(shape)
+        self._shape.append(found)
+        self._pod.append(self._name(pod))
+        self._node.append(self._name(node))
         self._data.append(data)
+        self._add_time(seq, time, cycle)
         if cycle is None:
             self._cycle.append(_NO_CYCLE)
             return
-        self._cycle.append(cycle)
+        self._cycle.append(cycle if _NO_CYCLE < cycle < -_NO_CYCLE else 0)
         runs = self._by_cycle.get(cycle)
         if runs is None:
             self._by_cycle[cycle] = [[seq, seq + 1]]
@@ -420,13 +413,35 @@ class Trace(Sequence[Record]):
         else:
             runs.append([seq, seq + 1])
 
+    def _name(self, name: Any) -> int:
+        ids = self._name_ids
+        found = ids.get(name)
+        if found is None:
+            found = ids[name] = len(self._names)
+            self._names.append(name)
+        return found
+
+    def _add_time(self, seq: int, time: Any, cycle: Any) -> None:
+        if type(time) is not float or (cycle is not None and not _NO_CYCLE < cycle < -_NO_CYCLE):
+            self._odd[seq] = (time, cycle)
+            time = float(time)
+        times = self._times
+        if not times or times[-1] != time or (time == 0.0 and copysign(1.0, time) != copysign(1.0, times[-1])):
+            times.append(time)
+            self._time_starts.append(seq)
+
     def _record(self, seq: int) -> Record:
+        kind, profile, plugin, file, func = self._shapes[self._shape[seq]]
+        odd = self._odd.get(seq) if self._odd else None
+        if odd is None:
+            time, cycle = self._times[bisect_right(self._time_starts, seq) - 1], self._cycle[seq]
+            if cycle == _NO_CYCLE:
+                cycle = None
+        else:
+            time, cycle = odd
         names = self._names
-        cycle = self._cycle[seq]
-        time = self._time[seq] if seq not in self._odd_times else self._odd_times[seq]
-        return Record(seq, time, KINDS[self._kind[seq]], None if cycle == _NO_CYCLE else cycle,
-                      names[self._pod[seq]], names[self._profile[seq]], names[self._node[seq]],
-                      names[self._plugin[seq]], names[self._file[seq]], names[self._func[seq]], self._data[seq])
+        return Record(seq, time, kind, cycle, names[self._pod[seq]], profile, names[self._node[seq]], plugin, file,
+                      func, self._data[seq])
 
     def __len__(self) -> int:
         return len(self._data)
@@ -462,22 +477,20 @@ class Trace(Sequence[Record]):
                node: str | None = None, plugin: str | None = None,
                profile: str | None = None) -> list[Record]:
         """Records matching every given criterion; ``kind`` may be one Kind or several."""
-        if kind is None:
-            kinds = None
-        else:
-            kinds = frozenset(_KIND_INDEX[k] for k in ((kind,) if isinstance(kind, Kind) else kind))
-        seqs: Iterable[int] = (self._cycle_seqs(cycle) if cycle is not None else range(len(self._data)))
+        kinds = None if kind is None else frozenset((kind,) if isinstance(kind, Kind) else kind)
+        shapes = frozenset(i for i, (k, prof, plug, _, _) in enumerate(self._shapes)
+                           if (kinds is None or k in kinds) and (profile is None or prof == profile)
+                           and (plugin is None or plug == plugin))
         tests = []
-        for column, value in ((self._pod, pod), (self._node, node), (self._plugin, plugin),
-                              (self._profile, profile)):
+        for column, value in ((self._pod, pod), (self._node, node)):
             if value is not None:
-                found = self._name_ids.get(value)
-                if found is None:
+                if value not in self._name_ids:
                     return []
-                tests.append((column, found))
-        kind_column = self._kind
+                tests.append((column, self._name_ids[value]))
+        seqs: Iterable[int] = self._cycle_seqs(cycle) if cycle is not None else range(len(self._data))
+        shape_column = self._shape
         return [self._record(s) for s in seqs
-                if (kinds is None or kind_column[s] in kinds) and all(column[s] == v for column, v in tests)]
+                if shape_column[s] in shapes and all(column[s] == v for column, v in tests)]
 
     def cycles(self) -> tuple[int, ...]:
         """The scheduling cycles present, in order of first appearance."""

@@ -147,12 +147,14 @@ def test_sequence_protocol():
 def test_stored_columns_give_back_each_field_as_appended():
     odd = Record(0, 3, Kind.LOG, 0, "", "", "", "", "", "", None)  # int time, cycle 0, empty strings
     big = Record(1, 2.5, Kind.BIND, 2**40, "ns/p", "s", "n", "P", "f", "g", Phase("Bind"))
-    trace = Trace([odd, big])
-    assert list(trace) == [odd, big] and trace[-2] == odd and trace[1] == big
+    zeros = [Record(seq, t, Kind.TIME) for seq, t in ((2, 0.0), (3, -0.0), (4, -0.0), (5, 2.5))]
+    trace = Trace([odd, big, *zeros])
+    assert list(trace) == [odd, big, *zeros] and trace[-6] == odd and trace[1] == big
+    assert [str(r.time) for r in trace[2:]] == ["0.0", "-0.0", "-0.0", "2.5"]
     assert type(trace[0].time) is int and type(trace[1].time) is float and trace[0].cycle == 0
     assert trace.filter(pod="") == [odd] and trace.filter(pod="no/such") == []
     with pytest.raises(IndexError):
-        trace[2]
+        trace[6]
 
 
 def test_records_compare_by_value():
