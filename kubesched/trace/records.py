@@ -360,8 +360,8 @@ class Trace(Sequence[Record]):
 
     How it is decoded: indexing, slicing and iterating build each ``Record`` from its columns
     (the time run found by bisection), equal to the one appended. ``filter`` tests the columns
-    first and builds only the matches; ``for_cycle`` uses the ``[start, stop)`` runs built while
-    appending.
+    first and builds only the matches; ``for_cycle`` uses each cycle's ``[start, stop)`` runs of
+    seqs, built while appending (one flat ``array('i')`` a cycle).
     """
 
     __slots__ = ("_by_cycle", "_cycle", "_data", "_name_ids", "_names", "_node", "_odd", "_pod", "_shape",
@@ -372,11 +372,11 @@ class Trace(Sequence[Record]):
         self._times, self._time_starts = array("d"), array("i")
         self._data: list[Payload] = []
         self._shapes: list[_Shape] = []
-        self._shape_ids: dict[_Shape, int] = {}
+        self._shape_ids: dict[tuple, int] = {}  # (id(kind), profile, plugin, file, func) → index in _shapes
         self._names: list[Any] = [None]
         self._name_ids: dict[Any, int] = {None: 0}
         self._odd: dict[int, tuple[Any, Any]] = {}  # seq → (time, cycle) as appended
-        self._by_cycle: dict[int, list[list[int]]] = {}  # each cycle's seqs, as [start, stop) runs
+        self._by_cycle: dict[int, array] = {}  # each cycle's seqs, as [start, stop) runs: start, stop, start …
         for record in records:
             self.append(record)
 
@@ -391,27 +391,35 @@ class Trace(Sequence[Record]):
             node: str | None, plugin: str | None, file: str, func: str, data: Payload) -> None:
         """Append the record ``Record(len(self), time, kind, …)`` (the recorder's path: no Record is built)."""
         seq = len(self._data)
-        shape = (kind, profile, plugin, file, func)
-        found = self._shape_ids.get(shape)
-        if found is None:
-            found = self._shape_ids[shape] = len(self._shapes)
-            self._shapes.append(shape)
-        self._shape.append(found)
-        self._pod.append(self._name(pod))
-        self._node.append(self._name(node))
+        key = (id(kind), profile, plugin, file, func)  # a Kind hashes in Python; its id (a singleton's) in C
+        found = self._shape_ids.get(key)
+        self._shape.append(found if found is not None else self._new_shape(key, kind))
+        get = self._name_ids.get
+        found = get(pod)
+        self._pod.append(found if found is not None else self._name(pod))
+        found = get(node)
+        self._node.append(found if found is not None else self._name(node))
         self._data.append(data)
-        self._add_time(seq, time, cycle)
+        times = self._times
+        if not times or time != times[-1] or time == 0.0 or type(time) is not float or (
+                cycle is not None and not _NO_CYCLE < cycle < -_NO_CYCLE):  # else: the same time run, nothing odd
+            self._add_time(seq, time, cycle)
         if cycle is None:
             self._cycle.append(_NO_CYCLE)
             return
         self._cycle.append(cycle if _NO_CYCLE < cycle < -_NO_CYCLE else 0)
         runs = self._by_cycle.get(cycle)
         if runs is None:
-            self._by_cycle[cycle] = [[seq, seq + 1]]
-        elif runs[-1][1] == seq:
-            runs[-1][1] = seq + 1
+            self._by_cycle[cycle] = array("i", (seq, seq + 1))
+        elif runs[-1] == seq:
+            runs[-1] = seq + 1
         else:
-            runs.append([seq, seq + 1])
+            runs.extend((seq, seq + 1))
+
+    def _new_shape(self, key: tuple, kind: Kind) -> int:
+        found = self._shape_ids[key] = len(self._shapes)
+        self._shapes.append((kind, *key[1:]))
+        return found
 
     def _name(self, name: Any) -> int:
         ids = self._name_ids
@@ -497,7 +505,8 @@ class Trace(Sequence[Record]):
         return tuple(self._by_cycle)
 
     def _cycle_seqs(self, cycle: int) -> list[int]:
-        return [seq for start, stop in self._by_cycle.get(cycle, ()) for seq in range(start, stop)]
+        runs = self._by_cycle.get(cycle, ())
+        return [seq for i in range(0, len(runs), 2) for seq in range(runs[i], runs[i + 1])]
 
     def for_cycle(self, cycle: int) -> list[Record]:
         """Every record of one scheduling cycle (its binding cycle included), in trace order."""
