@@ -349,26 +349,28 @@ _Shape = tuple[Kind, Any, Any, Any, Any]  # (kind, profile, plugin, file, func)
 class Trace(Sequence[Record]):
     """An append-only sequence of records, stored as columns and indexed by cycle for the views.
 
-    What is stored, per record: the index (``array('i')``) of its shape — ``(kind, profile,
+    What is stored, per record: the index (``array('H')``, widened to ``'i'`` past 65,536) of its shape — ``(kind, profile,
     plugin, file, func)``, a small vocabulary kept once in ``_shapes`` —, its ``cycle``
     (``array('i')``, ``_NO_CYCLE`` for None), ``pod`` and ``node`` as indexes (``array('i')``)
     into one per-trace table of the distinct names (``_names``; index 0 is None), and its
     ``data`` payload (a list). ``time`` is stored once per run of equal times (``_times``, with
     the seq each run starts at in ``_time_starts``); ``seq`` is the position. A field the columns
     cannot hold exactly (a time that is not a float, a cycle outside 32 bits) is kept aside in
-    ``_odd``. About 28 bytes a record instead of a Record object and its ``seq`` int.
+    ``_odd``. About 26 bytes a record instead of a Record object and its ``seq`` int.
 
     How it is decoded: indexing, slicing and iterating build each ``Record`` from its columns
-    (the time run found by bisection), equal to the one appended. ``filter`` tests the columns
+    (the time run found by bisection), equal to the one appended. A slice from the start
+    (``trace[:cursor]``, what the views read on every rerun) keeps the records it built, so a
+    dashboard pays for each record once; a run that never slices (the bench) keeps only columns. ``filter`` tests the columns
     first and builds only the matches; ``for_cycle`` uses each cycle's ``[start, stop)`` runs of
     seqs, built while appending (one flat ``array('i')`` a cycle).
     """
 
-    __slots__ = ("_by_cycle", "_cycle", "_data", "_name_ids", "_names", "_node", "_odd", "_pod", "_shape",
+    __slots__ = ("_by_cycle", "_cycle", "_data", "_name_ids", "_names", "_node", "_odd", "_pod", "_prefix", "_shape",
                  "_shape_ids", "_shapes", "_time_starts", "_times")
 
     def __init__(self, records: Iterable[Record] = ()) -> None:
-        self._shape, self._cycle, self._pod, self._node = array("i"), array("i"), array("i"), array("i")
+        self._shape, self._cycle, self._pod, self._node = array("H"), array("i"), array("i"), array("i")
         self._times, self._time_starts = array("d"), array("i")
         self._data: list[Payload] = []
         self._shapes: list[_Shape] = []
@@ -376,6 +378,7 @@ class Trace(Sequence[Record]):
         self._names: list[Any] = [None]
         self._name_ids: dict[Any, int] = {None: 0}
         self._odd: dict[int, tuple[Any, Any]] = {}  # seq → (time, cycle) as appended
+        self._prefix: list[Record] = []  # records built for ``trace[:n]`` slices, kept
         self._by_cycle: dict[int, array] = {}  # each cycle's seqs, as [start, stop) runs: start, stop, start …
         for record in records:
             self.append(record)
@@ -419,6 +422,8 @@ class Trace(Sequence[Record]):
     def _new_shape(self, key: tuple, kind: Kind) -> int:
         found = self._shape_ids[key] = len(self._shapes)
         self._shapes.append((kind, *key[1:]))
+        if found > 0xFFFF and self._shape.typecode == "H":  # more shapes than 16 bits hold: widen the column
+            self._shape = array("i", self._shape)
         return found
 
     def _name(self, name: Any) -> int:
@@ -451,6 +456,13 @@ class Trace(Sequence[Record]):
         return Record(seq, time, kind, cycle, names[self._pod[seq]], profile, names[self._node[seq]], plugin, file,
                       func, self._data[seq])
 
+    def _built_prefix(self, stop: int) -> list[Record]:
+        """The first ``stop`` records, built once and kept (``_prefix`` only grows: the trace is append-only)."""
+        prefix = self._prefix
+        if len(prefix) < stop:
+            prefix.extend(map(self._record, range(len(prefix), stop)))
+        return prefix[:stop]
+
     def __len__(self) -> int:
         return len(self._data)
 
@@ -461,7 +473,10 @@ class Trace(Sequence[Record]):
 
     def __getitem__(self, index: int | slice) -> Record | Sequence[Record]:
         if isinstance(index, slice):
-            return tuple(map(self._record, range(*index.indices(len(self._data)))))
+            start, stop, step = index.indices(len(self._data))
+            if start == 0 and step == 1:  # the views' ``trace[:cursor]``, once per rerun: kept
+                return tuple(self._built_prefix(stop))
+            return tuple(map(self._record, range(start, stop, step)))
         size = len(self._data)
         if index < 0:
             index += size

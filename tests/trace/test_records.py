@@ -162,3 +162,18 @@ def test_records_compare_by_value():
     b = Record(0, 1.0, Kind.PHASE_END, 1, "ns/p", "s", "n", None, "f", "g", Phase("Bind", "Success", ""))
     assert a == b and hash(a) == hash(b)
     assert a != dataclasses.replace(a, data=CycleInfo())
+
+
+def test_a_slice_from_the_start_keeps_its_records_and_grows_with_the_trace():
+    trace = sample_trace()
+    first = trace[:3]
+    assert trace[:3] == first and all(a is b for a, b in zip(trace[:3], first))
+    trace.append(rec(7, Kind.BIND, cycle=2, pod="default/b"))
+    assert [r.seq for r in trace[:]] == list(range(8)) and trace[:8][-1] == rec(7, Kind.BIND, cycle=2, pod="default/b")
+    assert trace[1:8:3] == (trace[1], trace[4], trace[7])
+
+
+def test_the_shape_column_widens_past_16_bits():
+    trace = Trace(Record(seq, 0.5, Kind.LOG, plugin=f"P{seq}") for seq in range(0x10002))
+    assert trace._shape.typecode == "i"
+    assert [trace[i].plugin for i in (0, 0xFFFF, 0x10000, 0x10001)] == ["P0", "P65535", "P65536", "P65537"]
