@@ -396,7 +396,9 @@ class Trace(Sequence[Record]):
         seq = len(self._data)
         key = (id(kind), profile, plugin, file, func)  # a Kind hashes in Python; its id (a singleton's) in C
         found = self._shape_ids.get(key)
-        self._shape.append(found if found is not None else self._new_shape(key, kind))
+        if found is None:
+            found = self._new_shape(key, kind)  # may widen the column: look it up after
+        self._shape.append(found)
         get = self._name_ids.get
         found = get(pod)
         self._pod.append(found if found is not None else self._name(pod))
