@@ -17,6 +17,11 @@ point one POINT_RUN (payloads in ``decisions.py``). Plugin calls are never store
 ``kubesched.trace.calls.plugin_calls`` derives them, as ``Record(kind=PLUGIN_CALL, data=
 PluginCall(...))`` rows carrying the seq of the record they come from.
 
+Storage: a ``Trace`` does not keep the Record objects; it stores each record's envelope as
+columns (a shape index for kind, profile, plugin and location; cycle; pod and node as indexes
+into one names table; time runs) and its payload reference, and builds the Record when it is
+read (see ``Trace``). What a reader gets is the same Record, field for field.
+
 Time-only steps: a TIME record (no payload, no cycle, no pod; its envelope's ``time`` is the
 point) says "the clock reached this time here". Periodic runs that move nothing (the queue
 flushes, the cache sweep, leader-election retries) are not recorded (and may not even run: the
@@ -349,25 +354,25 @@ _Shape = tuple[Kind, Any, Any, Any, Any]  # (kind, profile, plugin, file, func)
 class Trace(Sequence[Record]):
     """An append-only sequence of records, stored as columns and indexed by cycle for the views.
 
-    What is stored, per record: the index (``array('H')``, widened to ``'i'`` past 65,536) of its shape — ``(kind, profile,
-    plugin, file, func)``, a small vocabulary kept once in ``_shapes`` —, its ``cycle``
-    (``array('i')``, ``_NO_CYCLE`` for None), ``pod`` and ``node`` as indexes (``array('i')``)
-    into one per-trace table of the distinct names (``_names``; index 0 is None), and its
-    ``data`` payload (a list). ``time`` is stored once per run of equal times (``_times``, with
-    the seq each run starts at in ``_time_starts``); ``seq`` is the position. A field the columns
-    cannot hold exactly (a time that is not a float, a cycle outside 32 bits) is kept aside in
-    ``_odd``. About 26 bytes a record instead of a Record object and its ``seq`` int.
+    What is stored, per record: the index (``array('H')``, widened to ``'i'`` past 65,536) of its
+    shape — ``(kind, profile, plugin, file, func)``, a small vocabulary kept once in ``_shapes`` —,
+    its ``cycle`` (``array('i')``, ``_NO_CYCLE`` for None), ``pod`` and ``node`` as indexes
+    (``array('i')``) into one per-trace table of the distinct names (``_names``; index 0 is None),
+    and its ``data`` payload (a list). ``time`` is stored once per run of equal times (``_times``,
+    with the seq each run starts at in ``_time_starts``); ``seq`` is the position. A field the
+    columns cannot hold exactly (a time that is not a float, a cycle outside 32 bits) is kept aside
+    in ``_odd``. About 26 bytes a record instead of a Record object and its ``seq`` int.
 
-    How it is decoded: indexing, slicing and iterating build each ``Record`` from its columns
-    (the time run found by bisection), equal to the one appended. A slice from the start
+    How it is decoded: indexing, slicing and iterating build each ``Record`` from its columns (the
+    time run found by bisection), equal to the one appended. A slice from the start
     (``trace[:cursor]``, what the views read on every rerun) keeps the records it built, so a
-    dashboard pays for each record once; a run that never slices (the bench) keeps only columns. ``filter`` tests the columns
-    first and builds only the matches; ``for_cycle`` uses each cycle's ``[start, stop)`` runs of
-    seqs, built while appending (one flat ``array('i')`` a cycle).
+    dashboard pays for each record once; a run that never slices (the bench) keeps only columns.
+    ``filter`` tests the columns first and builds only the matches; ``for_cycle`` uses each
+    cycle's ``[start, stop)`` runs of seqs, built while appending (one flat ``array('i')`` a cycle).
     """
 
-    __slots__ = ("_by_cycle", "_cycle", "_data", "_name_ids", "_names", "_node", "_odd", "_pod", "_prefix", "_shape",
-                 "_shape_ids", "_shapes", "_time_starts", "_times")
+    __slots__ = ("_by_cycle", "_cycle", "_data", "_name_ids", "_names", "_node", "_odd", "_pod", "_prefix",
+                 "_shape", "_shape_ids", "_shapes", "_time_starts", "_times")
 
     def __init__(self, records: Iterable[Record] = ()) -> None:
         self._shape, self._cycle, self._pod, self._node = array("H"), array("i"), array("i"), array("i")
