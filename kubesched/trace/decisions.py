@@ -19,8 +19,10 @@ runners). Each payload holds the facts upstream's function had at hand when it d
   (PreFilter, PreScore, Reserve, Permit, PreBind, Bind, PostBind, Unreserve), each with its status.
 
 Every payload is frozen and holds plain values only. A column of scores is packed (``pack``:
-one int, ``bytes``, or a tuple of ints; ``unpack`` reads it), which keeps a ScoreRun to one
-object for the garbage collector whatever the number of nodes; a run's ``nodes`` tuple is
+one int, ``bytes``, a ``Deflated`` (the bytes of a long column, raw-deflate compressed: scores
+take few distinct values), or a tuple of ints; ``unpack`` reads it, inflating a Deflated column
+through a small cache), which keeps a ScoreRun to a few small objects whatever the number of
+nodes; a run's ``nodes`` tuple is
 shared between records while the snapshot's node list is unchanged. ``kubesched.trace.calls`` turns these records
 into the per-call rows (PLUGIN_CALL) in the order the calls were made.
 
@@ -31,13 +33,16 @@ a plugin that raises (a bug, like a Go panic) leaves no status.
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Union
 
 __all__ = [
     "PASSED",
     "UNSCHEDULABLE_CODES",
+    "Deflated",
     "ExtensionFailure",
     "FilterPass",
     "FilterRun",
@@ -58,15 +63,24 @@ MIN_NODE_SCORE, MAX_NODE_SCORE = 0, 100
 _EXTENDER_FACTOR = 10  # MaxNodeScore / extenderv1.MaxExtenderPriority, as prioritizeNodes scales
 
 
-Column = Union[int, bytes, tuple[int, ...]]
+class Deflated(bytes):
+    """A long score column's bytes, raw-deflate compressed (``pack``); ``unpack`` gives the values back."""
+
+    __slots__ = ()
+
+
+Column = Union[int, bytes, Deflated, tuple[int, ...]]
+DEFLATE_FROM = 256  # a bytes column this long or longer is stored deflated (shorter ones gain little)
+_WBITS, _MEM_LEVEL = -9, 1  # raw deflate, 512-byte window, smallest state: cheap to set up per column
 
 
 def pack(values: Sequence[int]) -> Column:
-    """A column of scores in its smallest form; no form is an object the garbage collector walks.
+    """A column of scores in its smallest form.
 
     One int when every value is the same (a constant column: that score at every node);
-    else ``bytes`` when every value is in 0..255 (scores are 0..100 most of the time); else a
-    tuple of the ints. Equal values give the same form, so columns compare by value.
+    else ``bytes`` when every value is in 0..255 (scores are 0..100 most of the time), deflated
+    (``Deflated``) from ``DEFLATE_FROM`` values on; else a tuple of the ints. Equal values give
+    the same form, so columns compare by value.
     """
     if not values:
         return b""
@@ -75,12 +89,25 @@ def pack(values: Sequence[int]) -> Column:
     except (ValueError, TypeError):
         first = values[0]
         return first if all(v == first for v in values) else tuple(values)
-    return values[0] if packed.count(packed[:1]) == len(packed) else packed
+    if packed.count(packed[:1]) == len(packed):
+        return values[0]
+    if len(packed) < DEFLATE_FROM:
+        return packed
+    deflate = zlib.compressobj(1, zlib.DEFLATED, _WBITS, _MEM_LEVEL)
+    return Deflated(deflate.compress(packed) + deflate.flush())
+
+
+@lru_cache(maxsize=64)
+def _inflate(column: Deflated) -> bytes:
+    return zlib.decompress(column, _WBITS)
 
 
 def unpack(column: Column, count: int) -> Sequence[int]:
     """A column's values as an int sequence (``count``: how many a constant column stands for)."""
-    return (column,) * count if type(column) is int else column
+    kind = type(column)
+    if kind is int:
+        return (column,) * count
+    return _inflate(column) if kind is Deflated else column
 
 
 # -- statuses ------------------------------------------------------------------------------------------
@@ -241,6 +268,9 @@ class ScoreFailure:
     reasons: tuple[str, ...] = ()
 
 
+_PACKED = (int, bytes, Deflated)
+
+
 @dataclass(frozen=True, slots=True)
 class ScoreRun:
     """One prioritizeNodes (RunScorePlugins inside it) and the selectHost that read it.
@@ -271,9 +301,9 @@ class ScoreRun:
     def __post_init__(self) -> None:  # a loaded trace gives int lists: pack them as the recorder did
         for name in ("raw", "normalized"):
             columns = getattr(self, name)
-            if any(type(c) is not int and type(c) is not bytes for c in columns):
-                object.__setattr__(self, name, tuple(c if type(c) is int else pack(c) for c in columns))
-        if self.fixed_totals is not None and type(self.fixed_totals) is not int:
+            if any(type(c) not in _PACKED for c in columns):
+                object.__setattr__(self, name, tuple(c if type(c) in _PACKED else pack(c) for c in columns))
+        if self.fixed_totals is not None and type(self.fixed_totals) not in _PACKED:
             object.__setattr__(self, "fixed_totals", pack(self.fixed_totals))
 
     def raw_scores(self, plugin_index: int) -> Sequence[int]:

@@ -9,7 +9,7 @@ such (``5.0``), so the same run gives the same bytes on every machine. The envel
 ``kind`` is the Kind's value; ``data`` is ``{"@type": <payload class>, <fields>…}`` or null;
 tuples become lists. ``loads``/``record_from_dict`` invert it exactly for traces whose
 floats are already whole microseconds (simulated times are). A packed score column of ``bytes``
-is the list of its ints (a ScoreRun packs it again when loaded).
+(deflated or not) is the list of its ints (a ScoreRun packs it again when loaded).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from dataclasses import fields, is_dataclass
 from typing import Any
 
+from kubesched.trace.decisions import unpack
 from kubesched.trace.records import PAYLOAD_TYPES, Kind, Record, Trace
 
 __all__ = ["digest", "dumps", "loads", "record_from_dict", "record_to_dict", "to_jsonable"]
@@ -36,8 +37,8 @@ def to_jsonable(value: Any) -> Any:
         return round(value, 6)
     if isinstance(value, (tuple, list)):
         return [to_jsonable(v) for v in value]
-    if isinstance(value, bytes):
-        return list(value)
+    if isinstance(value, bytes):  # a packed score column (a Deflated one inflated)
+        return list(unpack(value, 0))
     if is_dataclass(value) and not isinstance(value, type):
         out: dict[str, Any] = {TAG: type(value).__name__}
         for f in fields(value):

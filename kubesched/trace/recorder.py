@@ -30,8 +30,9 @@ values the engine had anyway. Decisions are one record each (``decisions.py``): 
 the end of a Filter walk, SCORE_RUN after selectHost, PREEMPTION at the end of Preempt,
 POINT_RUN just before its extension point's PHASE_END; no plugin call is recorded
 (``calls.plugin_calls`` derives them). Shared values keep those records small: the
-snapshot's node-name tuple, and one object for equal statuses, checks, node lists and
-point runs and payloads (``_intern``, ``_shared``).
+snapshot's node-name tuple, and one object for equal statuses, checks, node lists, point runs,
+payloads and an Event's message and object between its EVENT and API_EVENT (``_intern``,
+``_shared``); the trace stores envelopes as columns (``records.Trace``).
 
 Context: a record's ``cycle``/``profile`` are those of its pod's scheduling cycle, from
 ``pod_popped`` until ``cycle_end`` (or, for a pod handed to the binding cycle, until
@@ -86,7 +87,6 @@ from kubesched.trace.records import (
     PermitWait,
     Phase,
     QueueMove,
-    Record,
     ScheduleResult,
     SchedulingFailure,
     StartupStep,
@@ -152,7 +152,6 @@ class TraceRecorder:
         self._phases: dict[tuple[str, str, str], tuple[Phase, str, str]] = {}  # → (payload, file, func)
         self._node_lists: dict[tuple[str, str, int], tuple[str, ...]] = {}  # scored node lists, see _node_list
         self._last_pod: tuple[Any, str | None] = (None, None)
-        self._pod_keys: dict[str, str] = {}
 
     # -- wiring ------------------------------------------------------------------------------
     @property
@@ -220,16 +219,14 @@ class TraceRecorder:
         clock = self.clock
         if time is None:
             time = float(clock.now()) if clock is not None else 0.0
-        trace.append(Record(len(trace), time, kind, ctx[0], pod, ctx[1], node or None, plugin, file, func, data))
+        trace.add(time, kind, ctx[0], pod, ctx[1], node or None, plugin, file, func, data)
 
     def _key(self, pod: Any) -> str | None:
-        """``pod_key``, remembered for the last pod (hooks hear the same pod object many times a cycle)
-        and one string object per pod key."""
+        """``pod_key``, remembered for the last pod (hooks hear the same pod object many times a cycle;
+        the trace keeps one string per pod key in its names table)."""
         last, key = self._last_pod
         if pod is not last or pod is None:
             key = pod_key(pod)
-            if key is not None:
-                key = self._pod_keys.setdefault(key, key)  # one string per pod for all its records
             self._last_pod = (pod, key)
         return key
 
@@ -292,8 +289,8 @@ class TraceRecorder:
         data, file, func = cached
         ctx = self._ctx.get(key, self._active) if key is not None else self._active
         clock, trace = self.clock, self._trace
-        trace.append(Record(len(trace), float(clock.now()) if clock is not None else 0.0, kind, ctx[0], key, ctx[1],
-                            node or None, None, file, func, data))
+        trace.add(float(clock.now()) if clock is not None else 0.0, kind, ctx[0], key, ctx[1], node or None, None,
+                  file, func, data)
 
     def _status(self, plugin: str, status: Any) -> PluginStatus:
         return self._shared(PluginStatus, plugin, _code(status), _reasons(status))
@@ -581,8 +578,10 @@ class TraceRecorder:
         if not self.enabled:
             return
         obj_kind = getattr(obj.__class__, "KIND", "")
+        intern = self._intern  # the stored Event (API_EVENT) that follows shares these strings
         self._emit(Kind.EVENT, self._key(obj) if obj_kind == "Pod" else None,
-                   EventData(type, reason, message, object_ref(obj), component, action, object_ref(related)),
+                   EventData(type, reason, intern(message), intern(object_ref(obj)), component, action,
+                             object_ref(related)),
                    node=obj.metadata.name if obj_kind == "Node" else None, loc=upstream.event_location(reason))
 
     def _api_event(self, watch_event: Any) -> None:
@@ -591,11 +590,9 @@ class TraceRecorder:
         ev = watch_event.obj
         ref = ev.involved_object
         name = f"{ref.namespace}/{ref.name}" if ref.namespace else ref.name
-        if ref.kind == "Pod":
-            name = self._pod_keys.setdefault(name, name)
         self._emit(Kind.API_EVENT, name if ref.kind == "Pod" else None,
-                   EventData(ev.type, ev.reason, ev.message, f"{ref.kind} {name}", ev.source.component, ev.action,
-                             "", ev.count, ev.first_timestamp, ev.last_timestamp),
+                   EventData(ev.type, ev.reason, self._intern(ev.message), self._intern(f"{ref.kind} {name}"),
+                             ev.source.component, ev.action, "", ev.count, ev.first_timestamp, ev.last_timestamp),
                    node=ref.name if ref.kind == "Node" else None)
 
     # -- informers -----------------------------------------------------------------------------------------
@@ -608,7 +605,8 @@ class TraceRecorder:
             key, node = self._key(obj), obj.spec.node_name
         else:
             key, node = None, (meta.name if kind == "Node" else None)
-        self._emit(Kind.INFORMER_EVENT, key, InformerEvent(event_type, kind, meta.namespace, meta.name), node=node)
+        self._emit(Kind.INFORMER_EVENT, key, self._shared(InformerEvent, event_type, kind, meta.namespace, meta.name),
+                   node=node)
 
     # -- startup and leader election --------------------------------------------------------------------------
     def startup_step(self, *, step: str, message: str = "",

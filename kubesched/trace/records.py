@@ -17,6 +17,11 @@ point one POINT_RUN (payloads in ``decisions.py``). Plugin calls are never store
 ``kubesched.trace.calls.plugin_calls`` derives them, as ``Record(kind=PLUGIN_CALL, data=
 PluginCall(...))`` rows carrying the seq of the record they come from.
 
+Storage: a ``Trace`` does not keep the Record objects; it stores each record's envelope as
+columns (a shape index for kind, profile, plugin and location; cycle; pod and node as indexes
+into one names table; time runs) and its payload reference, and builds the Record when it is
+read (see ``Trace``). What a reader gets is the same Record, field for field.
+
 Time-only steps: a TIME record (no payload, no cycle, no pod; its envelope's ``time`` is the
 point) says "the clock reached this time here". Periodic runs that move nothing (the queue
 flushes, the cache sweep, leader-election retries) are not recorded (and may not even run: the
@@ -32,9 +37,12 @@ Nothing in the scheduler reads them.
 from __future__ import annotations
 
 import enum
+from array import array
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Union, overload
+from math import copysign
+from typing import Any, Union, overload
 
 from kubesched.trace.decisions import (
     ExtensionFailure,
@@ -339,41 +347,131 @@ class Record:
 
 KindFilter = Union[Kind, Iterable[Kind], None]
 
+_NO_CYCLE = -(2 ** 31)  # the cycle column's None
+_Shape = tuple[Kind, Any, Any, Any, Any]  # (kind, profile, plugin, file, func)
+
 
 class Trace(Sequence[Record]):
-    """An append-only list of frozen records, indexed by cycle for the views.
+    """An append-only sequence of records, stored as columns and indexed by cycle for the views.
 
-    ``len``, indexing and slicing are list-cheap; ``filter`` scans; ``for_cycle`` uses an
-    index built while appending.
+    What is stored, per record: the index (``array('H')``, widened to ``'i'`` past 65,536) of its
+    shape — ``(kind, profile, plugin, file, func)``, a small vocabulary kept once in ``_shapes`` —,
+    its ``cycle`` (``array('i')``, ``_NO_CYCLE`` for None), ``pod`` and ``node`` as indexes
+    (``array('i')``) into one per-trace table of the distinct names (``_names``; index 0 is None),
+    and its ``data`` payload (a list). ``time`` is stored once per run of equal times (``_times``,
+    with the seq each run starts at in ``_time_starts``); ``seq`` is the position. A field the
+    columns cannot hold exactly (a time that is not a float, a cycle outside 32 bits) is kept aside
+    in ``_odd``. About 26 bytes a record instead of a Record object and its ``seq`` int.
+
+    How it is decoded: indexing, slicing and iterating build each ``Record`` from its columns (the
+    time run found by bisection), equal to the one appended. A slice from the start
+    (``trace[:cursor]``, what the views read on every rerun) keeps the records it built, so a
+    dashboard pays for each record once; a run that never slices (the bench) keeps only columns.
+    ``filter`` tests the columns first and builds only the matches; ``for_cycle`` uses each
+    cycle's ``[start, stop)`` runs of seqs, built while appending (one flat ``array('i')`` a cycle).
     """
 
-    __slots__ = ("_by_cycle", "_records")
+    __slots__ = ("_by_cycle", "_cycle", "_data", "_name_ids", "_names", "_node", "_odd", "_pod", "_prefix",
+                 "_shape", "_shape_ids", "_shapes", "_time_starts", "_times")
 
     def __init__(self, records: Iterable[Record] = ()) -> None:
-        self._records: list[Record] = []
-        self._by_cycle: dict[int, list[list[int]]] = {}  # each cycle's seqs, as [start, stop) runs
+        self._shape, self._cycle, self._pod, self._node = array("H"), array("i"), array("i"), array("i")
+        self._times, self._time_starts = array("d"), array("i")
+        self._data: list[Payload] = []
+        self._shapes: list[_Shape] = []
+        self._shape_ids: dict[tuple, int] = {}  # (id(kind), profile, plugin, file, func) → index in _shapes
+        self._names: list[Any] = [None]
+        self._name_ids: dict[Any, int] = {None: 0}
+        self._odd: dict[int, tuple[Any, Any]] = {}  # seq → (time, cycle) as appended
+        self._prefix: list[Record] = []  # records built for ``trace[:n]`` slices, kept
+        self._by_cycle: dict[int, array] = {}  # each cycle's seqs, as [start, stop) runs: start, stop, start …
         for record in records:
             self.append(record)
 
     def append(self, record: Record) -> None:
         """Add the next record; its ``seq`` must equal the current length."""
-        records = self._records
-        seq = len(records)
-        if record.seq != seq:
-            raise ValueError(f"record seq {record.seq} != trace length {seq}")
-        cycle = record.cycle
-        if cycle is not None:
-            runs = self._by_cycle.get(cycle)
-            if runs is None:
-                self._by_cycle[cycle] = [[seq, seq + 1]]
-            elif runs[-1][1] == seq:
-                runs[-1][1] = seq + 1
-            else:
-                runs.append([seq, seq + 1])
-        records.append(record)
+        if record.seq != len(self._data):
+            raise ValueError(f"record seq {record.seq} != trace length {len(self._data)}")
+        self.add(record.time, record.kind, record.cycle, record.pod, record.profile, record.node, record.plugin,
+                 record.file, record.func, record.data)
+
+    def add(self, time: float, kind: Kind, cycle: int | None, pod: str | None, profile: str | None,
+            node: str | None, plugin: str | None, file: str, func: str, data: Payload) -> None:
+        """Append the record ``Record(len(self), time, kind, …)`` (the recorder's path: no Record is built)."""
+        seq = len(self._data)
+        key = (id(kind), profile, plugin, file, func)  # a Kind hashes in Python; its id (a singleton's) in C
+        found = self._shape_ids.get(key)
+        if found is None:
+            found = self._new_shape(key, kind)  # may widen the column: look it up after
+        self._shape.append(found)
+        get = self._name_ids.get
+        found = get(pod)
+        self._pod.append(found if found is not None else self._name(pod))
+        found = get(node)
+        self._node.append(found if found is not None else self._name(node))
+        self._data.append(data)
+        times = self._times
+        if not times or time != times[-1] or time == 0.0 or type(time) is not float or (
+                cycle is not None and not _NO_CYCLE < cycle < -_NO_CYCLE):  # else: the same time run, nothing odd
+            self._add_time(seq, time, cycle)
+        if cycle is None:
+            self._cycle.append(_NO_CYCLE)
+            return
+        self._cycle.append(cycle if _NO_CYCLE < cycle < -_NO_CYCLE else 0)
+        runs = self._by_cycle.get(cycle)
+        if runs is None:
+            self._by_cycle[cycle] = array("i", (seq, seq + 1))
+        elif runs[-1] == seq:
+            runs[-1] = seq + 1
+        else:
+            runs.extend((seq, seq + 1))
+
+    def _new_shape(self, key: tuple, kind: Kind) -> int:
+        found = self._shape_ids[key] = len(self._shapes)
+        self._shapes.append((kind, *key[1:]))
+        if found > 0xFFFF and self._shape.typecode == "H":  # more shapes than 16 bits hold: widen the column
+            self._shape = array("i", self._shape)
+        return found
+
+    def _name(self, name: Any) -> int:
+        ids = self._name_ids
+        found = ids.get(name)
+        if found is None:
+            found = ids[name] = len(self._names)
+            self._names.append(name)
+        return found
+
+    def _add_time(self, seq: int, time: Any, cycle: Any) -> None:
+        if type(time) is not float or (cycle is not None and not _NO_CYCLE < cycle < -_NO_CYCLE):
+            self._odd[seq] = (time, cycle)
+            time = float(time)
+        times = self._times
+        if not times or times[-1] != time or (time == 0.0 and copysign(1.0, time) != copysign(1.0, times[-1])):
+            times.append(time)
+            self._time_starts.append(seq)
+
+    def _record(self, seq: int) -> Record:
+        kind, profile, plugin, file, func = self._shapes[self._shape[seq]]
+        odd = self._odd.get(seq) if self._odd else None
+        if odd is None:
+            time, cycle = self._times[bisect_right(self._time_starts, seq) - 1], self._cycle[seq]
+            if cycle == _NO_CYCLE:
+                cycle = None
+        else:
+            time, cycle = odd
+        names = self._names
+        return Record(seq, time, kind, cycle, names[self._pod[seq]], profile, names[self._node[seq]], plugin, file,
+                      func, self._data[seq])
+
+    def _built_prefix(self, stop: int) -> list[Record]:
+        """The first ``stop`` records, built once and kept (``_prefix`` only grows: the trace is append-only)."""
+        prefix = self._prefix
+        if len(prefix) < stop:
+            prefix.extend(map(self._record, range(len(prefix), stop)))
+        return prefix[:stop]
 
     def __len__(self) -> int:
-        return len(self._records)
+        return len(self._data)
 
     @overload
     def __getitem__(self, index: int) -> Record: ...
@@ -382,43 +480,56 @@ class Trace(Sequence[Record]):
 
     def __getitem__(self, index: int | slice) -> Record | Sequence[Record]:
         if isinstance(index, slice):
-            return tuple(self._records[index])
-        return self._records[index]
+            start, stop, step = index.indices(len(self._data))
+            if start == 0 and step == 1:  # the views' ``trace[:cursor]``, once per rerun: kept
+                return tuple(self._built_prefix(stop))
+            return tuple(map(self._record, range(start, stop, step)))
+        size = len(self._data)
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError("trace index out of range")
+        return self._record(index)
 
     def __iter__(self) -> Iterator[Record]:
-        return iter(self._records)
+        return map(self._record, range(len(self._data)))
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Trace) and self._records == other._records
+        return isinstance(other, Trace) and len(self) == len(other) and all(a == b for a, b in zip(self, other))
 
     def __hash__(self) -> int:  # pragma: no cover - mutable container
         raise TypeError("unhashable type: 'Trace'")
 
     def __repr__(self) -> str:
-        return f"Trace({len(self._records)} records)"
+        return f"Trace({len(self._data)} records)"
 
     def filter(self, kind: KindFilter = None, *, pod: str | None = None, cycle: int | None = None,
                node: str | None = None, plugin: str | None = None,
                profile: str | None = None) -> list[Record]:
         """Records matching every given criterion; ``kind`` may be one Kind or several."""
-        kinds: frozenset[Kind] | None
-        if kind is None:
-            kinds = None
-        elif isinstance(kind, Kind):
-            kinds = frozenset((kind,))
-        else:
-            kinds = frozenset(kind)
-        source: Iterable[Record] = self.for_cycle(cycle) if cycle is not None else self._records
-        return [r for r in source
-                if (kinds is None or r.kind in kinds) and (pod is None or r.pod == pod)
-                and (node is None or r.node == node) and (plugin is None or r.plugin == plugin)
-                and (profile is None or r.profile == profile)]
+        kinds = None if kind is None else frozenset((kind,) if isinstance(kind, Kind) else kind)
+        shapes = frozenset(i for i, (k, prof, plug, _, _) in enumerate(self._shapes)
+                           if (kinds is None or k in kinds) and (profile is None or prof == profile)
+                           and (plugin is None or plug == plugin))
+        tests = []
+        for column, value in ((self._pod, pod), (self._node, node)):
+            if value is not None:
+                if value not in self._name_ids:
+                    return []
+                tests.append((column, self._name_ids[value]))
+        seqs: Iterable[int] = self._cycle_seqs(cycle) if cycle is not None else range(len(self._data))
+        shape_column = self._shape
+        return [self._record(s) for s in seqs
+                if shape_column[s] in shapes and all(column[s] == v for column, v in tests)]
 
     def cycles(self) -> tuple[int, ...]:
         """The scheduling cycles present, in order of first appearance."""
         return tuple(self._by_cycle)
 
+    def _cycle_seqs(self, cycle: int) -> list[int]:
+        runs = self._by_cycle.get(cycle, ())
+        return [seq for i in range(0, len(runs), 2) for seq in range(runs[i], runs[i + 1])]
+
     def for_cycle(self, cycle: int) -> list[Record]:
         """Every record of one scheduling cycle (its binding cycle included), in trace order."""
-        records = self._records
-        return [record for start, stop in self._by_cycle.get(cycle, ()) for record in records[start:stop]]
+        return [self._record(seq) for seq in self._cycle_seqs(cycle)]

@@ -193,3 +193,13 @@ def test_digest_changes_with_first_payload_field(index):
     new = bumped(old)
     records[index] = dataclasses.replace(records[index], data=dataclasses.replace(data, **{first.name: new}))
     assert digest(records) != digest(trace)
+
+
+def test_a_deflated_score_column_is_written_as_its_ints_and_loads_back_deflated():
+    from kubesched.trace.decisions import DEFLATE_FROM, Deflated, ScoreRun, pack
+    values = [7, 9, 9, 7] * DEFLATE_FROM
+    run = ScoreRun(("P",), (1,), tuple(f"n{i}" for i in range(len(values))), (pack(values),))
+    record = Record(0, 0.0, Kind.SCORE_RUN, 1, "ns/p", "s", None, None, "f", "g", run)
+    assert record_to_dict(record)["data"]["raw"] == [values]
+    back = loads(dumps([record]))[0]
+    assert back == record and type(back.data.raw[0]) is Deflated

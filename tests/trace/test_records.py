@@ -20,7 +20,7 @@ from kubesched.trace.records import (
     ScoreRun,
     Trace,
 )
-from kubesched.trace.decisions import PluginStatus, pack, unpack
+from kubesched.trace.decisions import DEFLATE_FROM, Deflated, PluginStatus, pack, unpack
 
 
 def rec(seq: int, kind: Kind = Kind.LOG, cycle: int | None = None, pod: str | None = None,
@@ -68,6 +68,21 @@ def test_a_column_is_packed_in_its_smallest_form_the_collector_never_walks(value
     assert column == form and type(column) is type(form)
     assert list(unpack(column, len(values))) == values
     assert not gc.is_tracked(column) or type(column) is tuple  # a tuple of ints is untracked at the first collection
+
+
+@pytest.mark.parametrize("values", [
+    [0, 1] * (DEFLATE_FROM // 2), [99, 98, 99, 99, 100] * 200, list(range(256)) * 3,
+])
+def test_a_long_column_is_deflated_and_unpacks_to_its_values(values):
+    column = pack(values)
+    assert type(column) is Deflated and column == pack(list(values))
+    assert list(unpack(column, len(values))) == values
+    assert len(column) < len(values) or len(set(values)) == 256
+
+
+@pytest.mark.parametrize("length, form", [(DEFLATE_FROM - 1, bytes), (DEFLATE_FROM, Deflated)])
+def test_deflating_starts_at_deflate_from(length, form):
+    assert type(pack([1, 2] * (length // 2) + [1] * (length % 2))) is form
 
 
 def test_every_kind_has_payload_entry_and_location():
@@ -129,8 +144,36 @@ def test_sequence_protocol():
     assert trace != Trace(list(trace)[:3])
 
 
+def test_stored_columns_give_back_each_field_as_appended():
+    odd = Record(0, 3, Kind.LOG, 0, "", "", "", "", "", "", None)  # int time, cycle 0, empty strings
+    big = Record(1, 2.5, Kind.BIND, 2**40, "ns/p", "s", "n", "P", "f", "g", Phase("Bind"))
+    zeros = [Record(seq, t, Kind.TIME) for seq, t in ((2, 0.0), (3, -0.0), (4, -0.0), (5, 2.5))]
+    trace = Trace([odd, big, *zeros])
+    assert list(trace) == [odd, big, *zeros] and trace[-6] == odd and trace[1] == big
+    assert [str(r.time) for r in trace[2:]] == ["0.0", "-0.0", "-0.0", "2.5"]
+    assert type(trace[0].time) is int and type(trace[1].time) is float and trace[0].cycle == 0
+    assert trace.filter(pod="") == [odd] and trace.filter(pod="no/such") == []
+    with pytest.raises(IndexError):
+        trace[6]
+
+
 def test_records_compare_by_value():
     a = Record(0, 1.0, Kind.PHASE_END, 1, "ns/p", "s", "n", None, "f", "g", Phase("Bind", "Success", ""))
     b = Record(0, 1.0, Kind.PHASE_END, 1, "ns/p", "s", "n", None, "f", "g", Phase("Bind", "Success", ""))
     assert a == b and hash(a) == hash(b)
     assert a != dataclasses.replace(a, data=CycleInfo())
+
+
+def test_a_slice_from_the_start_keeps_its_records_and_grows_with_the_trace():
+    trace = sample_trace()
+    first = trace[:3]
+    assert trace[:3] == first and all(a is b for a, b in zip(trace[:3], first))
+    trace.append(rec(7, Kind.BIND, cycle=2, pod="default/b"))
+    assert [r.seq for r in trace[:]] == list(range(8)) and trace[:8][-1] == rec(7, Kind.BIND, cycle=2, pod="default/b")
+    assert trace[1:8:3] == (trace[1], trace[4], trace[7])
+
+
+def test_the_shape_column_widens_past_16_bits():
+    trace = Trace(Record(seq, 0.5, Kind.LOG, plugin=f"P{seq}") for seq in range(0x10002))
+    assert trace._shape.typecode == "i"
+    assert [trace[i].plugin for i in (0, 0xFFFF, 0x10000, 0x10001)] == ["P0", "P65535", "P65536", "P65537"]
