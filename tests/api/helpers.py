@@ -7,6 +7,7 @@ import textwrap
 import pytest
 
 from kubesched.api.load import LoadError, LoadedCluster, load_cluster
+from tests.testing.wrappers import make_node, make_pod
 
 FILE = "cluster.yaml"
 
@@ -65,13 +66,10 @@ def messages(*docs: dict) -> list[str]:
 
 
 def pod(spec: dict | None = None, name: str = "p", **meta: object) -> dict:
-    base_spec = {"containers": [{"name": "c", "image": "nginx"}]}
-    base_spec.update(spec or {})
-    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, **meta}, "spec": base_spec}
+    w = make_pod().name(name).set("metadata", **meta).container("c", image="nginx")
+    return w.set("spec", **(spec or {})).doc()
 
 
 def node(name: str = "n", spec: dict | None = None, **meta: object) -> dict:
-    doc: dict = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": name, **meta}}
-    if spec is not None:
-        doc["spec"] = spec
-    return doc
+    w = make_node().name(name).set("metadata", **meta)
+    return (w if spec is None else w.set("spec", **spec)).doc()

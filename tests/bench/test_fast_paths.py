@@ -11,13 +11,14 @@ from fractions import Fraction
 
 import pytest
 
-from kubesched.api.core import Container, Node, NodeSpec, NodeStatus, Pod, PodSpec, ResourceRequirements
+from kubesched.api.core import Container, Node, NodeSpec, NodeStatus, Pod, PodSpec
 from kubesched.api.meta import ObjectMeta, OwnerReference
 from kubesched.api.quantity import Quantity
 from kubesched.scheduler.framework.plugins.imagelocality.image_locality import LastImageNames
 from kubesched.scheduler.framework.plugins.nodepreferavoidpods.node_prefer_avoid_pods import score_node
 from kubesched.scheduler.framework.plugins.noderesources.resource_allocation import (
     LastPodRequests, calculate_pod_resource_request)
+from tests.testing.wrappers import make_pod
 
 
 @pytest.mark.parametrize("text", ["0", "1", "-1", "1m", "-1m", "1.5", "-1.5", "0.0001", "-0.0001", "1n", "-1n",
@@ -30,9 +31,7 @@ def test_quantity_rounding_matches_fraction_math(text: str) -> None:
 
 
 def _pod(name: str, cpu: str, memory: str) -> Pod:
-    requests = {"cpu": Quantity.parse(cpu), "memory": Quantity.parse(memory)}
-    container = Container(name="c", image="nginx", resources=ResourceRequirements(requests=requests))
-    return Pod(metadata=ObjectMeta(name=name), spec=PodSpec(containers=(container,)))
+    return make_pod().name(name).container("c", {"cpu": cpu, "memory": memory}, image="nginx").obj()
 
 
 def test_pod_request_memo_follows_the_pod() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 import itertools
 from dataclasses import dataclass, field
@@ -10,6 +11,7 @@ from typing import Callable, Optional
 from kubesched.api.apps import ReplicaSet, ReplicaSetSpec
 from kubesched.api.core import Container, Node, Pod, PodSpec, PodTemplateSpec
 from kubesched.api.meta import LabelSelector, ObjectMeta, OwnerReference
+from tests.testing.wrappers import make_node, make_pod
 
 
 @dataclass(slots=True)
@@ -54,14 +56,15 @@ class FakeLoop:
 
 def pod(name: str, namespace: str = "default", node: str = "", labels: Optional[dict] = None,
         grace: Optional[int] = None, owner: Optional[OwnerReference] = None) -> Pod:
-    return Pod(metadata=ObjectMeta(name=name, namespace=namespace, labels=labels or {},
-                                   owner_references=(owner,) if owner else ()),
-               spec=PodSpec(containers=(Container(name="c", image="nginx:1"),), node_name=node,
-                            termination_grace_period_seconds=grace))
+    w = make_pod().name(name).namespace(namespace).labels(labels).container("c", image="nginx:1").node(node)
+    made = w.set("spec", terminationGracePeriodSeconds=grace).obj()
+    if owner is None:
+        return made
+    return dataclasses.replace(made, metadata=dataclasses.replace(made.metadata, owner_references=(owner,)))
 
 
 def node(name: str) -> Node:
-    return Node(metadata=ObjectMeta(name=name))
+    return make_node().name(name).obj()
 
 
 def template(labels: dict) -> PodTemplateSpec:

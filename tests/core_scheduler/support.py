@@ -5,13 +5,13 @@ from __future__ import annotations
 import random
 from typing import Any, Optional, Sequence
 
-from kubesched.conformance._harness import as_object
 from kubesched.conformance.fakes_core import BuiltFramework, build_framework
 from kubesched.scheduler.core.generic_scheduler import GenericScheduler
 from kubesched.scheduler.internal.cache.cache import SchedulerCache
 from kubesched.scheduler.internal.cache.snapshot import new_empty_snapshot
 from kubesched.scheduler.internal.queue.scheduling_queue import PriorityQueue
 from kubesched.client.listers.informer_listers import InformerListers
+from tests.testing.wrappers import make_node, make_pod
 
 BASE_PLUGINS = {"queueSort": "PrioritySort", "bind": "DefaultBinder"}
 
@@ -42,28 +42,23 @@ class Recorder:
 
 
 def node(name: str, cpu: str = "4", memory: str = "8Gi", pods: str = "110", labels: Optional[dict] = None):
-    alloc = {"cpu": cpu, "memory": memory, "pods": pods}
-    return as_object({"metadata": {"name": name, "labels": labels or {}},
-                      "status": {"capacity": alloc, "allocatable": alloc}}, "Node")
+    return make_node().name(name).labels(labels).capacity({"cpu": cpu, "memory": memory, "pods": pods}).obj()
 
 
 def pod(name: str, cpu: Optional[str] = None, priority: Optional[int] = None, node_name: str = "",
         labels: Optional[dict] = None, affinity: Optional[dict] = None, uid: Optional[str] = None,
         volumes: Sequence[dict] = (), namespace: str = "default"):
-    container: dict = {"name": "c", "image": "busybox"}
-    if cpu is not None:
-        container["resources"] = {"requests": {"cpu": cpu}}
-    spec: dict = {"containers": [container]}
+    w = make_pod().name(name).namespace(namespace).uid(uid or name).labels(labels)
+    w.container("c", None if cpu is None else {"cpu": cpu}, image="busybox")
     if priority is not None:
-        spec["priority"] = priority
+        w.priority(priority)
     if node_name:
-        spec["nodeName"] = node_name
+        w.node(node_name)
     if affinity:
-        spec["affinity"] = affinity
+        w.affinity(affinity)
     if volumes:
-        spec["volumes"] = list(volumes)
-    return as_object({"metadata": {"name": name, "namespace": namespace, "uid": uid or name,
-                                   "labels": labels or {}}, "spec": spec}, "Pod")
+        w.volumes(list(volumes))
+    return w.obj()
 
 
 class Harness:

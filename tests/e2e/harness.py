@@ -9,8 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Optional
 
-from kubesched.api.core import (Container, Node, NodeSpec, NodeStatus, Pod, PodSpec, ResourceRequirements,
-                                Taint)
+from kubesched.api.core import Node, NodeSpec, NodeStatus, Pod, Taint
 from kubesched.api.meta import LabelSelector, ObjectMeta
 from kubesched.api.policy import PodDisruptionBudget, PodDisruptionBudgetSpec, PodDisruptionBudgetStatus
 from kubesched.api.quantity import Quantity
@@ -19,6 +18,7 @@ from kubesched.controller import manager as controller_manager
 from kubesched.scheduler import factory
 from kubesched.scheduler.apis.config.types import KubeSchedulerConfiguration
 from kubesched.util.loop import EventLoop
+from tests.testing.wrappers import make_pod
 
 
 def node(name: str, cpu: str = "4", memory: str = "8Gi", pods: str = "110",
@@ -32,12 +32,10 @@ def node(name: str, cpu: str = "4", memory: str = "8Gi", pods: str = "110",
 def pod(name: str, cpu: str = "", *, priority: int = 0, scheduler: str = "default-scheduler", node_name: str = "",
         labels: Optional[Mapping[str, str]] = None, node_selector: Optional[Mapping[str, str]] = None,
         namespace: str = "default") -> Pod:
-    requests = {"cpu": Quantity.parse(cpu)} if cpu else {}
-    container = Container(name="c", image="nginx", resources=ResourceRequirements(requests=requests))
-    return Pod(metadata=ObjectMeta(name=name, namespace=namespace, labels=dict(labels or {})),
-               spec=PodSpec(containers=(container,), priority=priority, scheduler_name=scheduler,
-                            node_name=node_name, node_selector=dict(node_selector or {}),
-                            termination_grace_period_seconds=30))
+    w = make_pod().name(name).namespace(namespace).labels(labels).container("c", {"cpu": cpu} if cpu else None,
+                                                                          image="nginx")
+    w.priority(priority).scheduler_name(scheduler).node(node_name).node_selector(node_selector or {})
+    return w.set("spec", terminationGracePeriodSeconds=30).obj()
 
 
 def pdb(name: str, match_labels: Mapping[str, str], disruptions_allowed: int) -> PodDisruptionBudget:

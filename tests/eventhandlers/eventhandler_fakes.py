@@ -5,16 +5,16 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Optional
 
-from kubesched.api.core import Container, Node, NodeCondition, NodeSpec, NodeStatus, Pod, PodSpec, PodStatus
+from kubesched.api.core import Node, NodeCondition, NodeSpec, NodeStatus, Pod, PodStatus
 from kubesched.api.meta import ObjectMeta
 from kubesched.api.quantity import Quantity
 from kubesched.scheduler.internal.cache.interface import CacheError
+from tests.testing.wrappers import make_pod
 
 
 def pod(name: str, node: str = "", scheduler: str = "default-scheduler", **status: Any) -> Pod:
-    return Pod(metadata=ObjectMeta(name=name, namespace="ns", uid=f"uid-{name}"),
-               spec=PodSpec(containers=(Container(name="c"),), node_name=node, scheduler_name=scheduler),
-               status=PodStatus(**status))
+    base = make_pod().name(name).namespace("ns").uid(f"uid-{name}").container("c").node(node).scheduler_name(scheduler)
+    return dataclasses.replace(base.obj(), status=PodStatus(**status))
 
 
 def node(name: str = "n1", **changes: Any) -> Node:

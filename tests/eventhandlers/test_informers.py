@@ -11,24 +11,22 @@ import dataclasses
 import pytest
 
 from eventhandler_fakes import FakeScheduler
-from kubesched.api.core import (Container, Node, PersistentVolume, PersistentVolumeClaim, Pod, PodSpec, PodStatus,
-                                Service)
+from kubesched.api.core import Node, PersistentVolume, PersistentVolumeClaim, Pod, PodStatus, Service
 from kubesched.api.meta import ObjectMeta
 from kubesched.api.storage import CSINode, StorageClass
 from kubesched.cluster import APIServer
 from kubesched.scheduler.eventhandlers import add_all_event_handlers
 from kubesched.client.informers import (FilteringResourceEventHandler, InformerFactory, ResourceEventHandlerFuncs)
 from kubesched.util.loop import EventLoop
+from tests.testing.wrappers import make_node, make_pod
 
 
 def mk_pod(name: str, node: str = "", scheduler: str = "default-scheduler", ns: str = "default") -> Pod:
-    return Pod(metadata=ObjectMeta(name=name, namespace=ns),
-               spec=PodSpec(containers=(Container(name="c", image="img"),), node_name=node,
-                            scheduler_name=scheduler))
+    return make_pod().name(name).namespace(ns).container("c", image="img").node(node).scheduler_name(scheduler).obj()
 
 
 def mk_node(name: str) -> Node:
-    return Node(metadata=ObjectMeta(name=name))
+    return make_node().name(name).obj()
 
 
 def setup(objects=(), profiles=("default-scheduler",), unschedulable=0):

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from kubesched.api.decode import decode_strict
 from kubesched.extender.sample import SampleExtender, run_sample_extender
+from tests.testing.wrappers import make_node as make_node_wrapper, make_pod as make_pod_wrapper
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -40,21 +40,15 @@ class ExtenderCfg:
 
 def make_pod(name: str = "p", uid: str = "uid-p", requests: dict | None = None,
              init_limits: dict | None = None, **spec: Any) -> Any:
-    containers = [{"name": "c", "resources": {"requests": requests}}] if requests else [{"name": "c"}]
-    body: dict[str, Any] = {"containers": containers, **spec}
+    w = make_pod_wrapper().name(name).namespace("default").uid(uid).container("c", requests or None)
     if init_limits:
-        body["initContainers"] = [{"name": "i", "resources": {"limits": init_limits}}]
-    return decode_strict({"apiVersion": "v1", "kind": "Pod",
-                          "metadata": {"name": name, "namespace": "default", "uid": uid},
-                          "spec": body})
+        w.set("spec", initContainers=[{"name": "i", "resources": {"limits": init_limits}}])
+    return w.set("spec", **spec).obj()
 
 
 def make_node(name: str, labels: dict | None = None) -> Any:
-    meta: dict[str, Any] = {"name": name}
-    if labels:
-        meta["labels"] = labels
-    return decode_strict({"apiVersion": "v1", "kind": "Node", "metadata": meta,
-                          "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}})
+    w = make_node_wrapper().name(name).allocatable({"cpu": "4", "memory": "8Gi", "pods": "110"})
+    return (w.labels(labels) if labels else w).obj()
 
 
 @pytest.fixture

@@ -5,23 +5,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from kubesched.api.core import Node, Pod, PodSpec
-from kubesched.api.meta import ObjectMeta
+from kubesched.api.core import Node, Pod
 from kubesched.scheduler.framework.v1alpha1.framework import Framework
 from kubesched.scheduler.framework.v1alpha1.interface import Code, Status
 from kubesched.scheduler.framework.v1alpha1.plugin_args import Plugin, Plugins, PluginSet
 from kubesched.scheduler.framework.v1alpha1.registry import Registry
+from tests.testing.wrappers import make_node, make_pod
 
 QUEUE_SORT_PLUGIN = "no-op-queue-sort-plugin"
 BIND_PLUGIN = "bind-plugin"
 
 
 def pod(name: str = "", uid: str = "", namespace: str = "") -> Pod:
-    return Pod(metadata=ObjectMeta(name=name, uid=uid, namespace=namespace), spec=PodSpec())
+    return make_pod().name(name).uid(uid).namespace(namespace).obj()
 
 
 def node(name: str) -> Node:
-    return Node(metadata=ObjectMeta(name=name))
+    return make_node().name(name).obj()
 
 
 def status(code: Code, msg: str = "injected status") -> Optional[Status]:

@@ -5,15 +5,15 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from kubesched.api.core import Node, Pod
-from kubesched.conformance._harness import as_object
 from kubesched.scheduler.internal.cache.snapshot import Snapshot
 from kubesched.scheduler.nodeinfo.node_info import NodeInfo
+from tests.testing.wrappers import make_node, make_pod
+from tests.testing.wrappers import node_info  # noqa: F401  (re-exported for the group-A tests)
 
 
 def pod(spec: Optional[dict] = None, **metadata: Any) -> Pod:
-    spec = dict(spec or {})
-    spec.setdefault("containers", [])
-    return as_object({"metadata": {"name": "p", **metadata}, "spec": spec}, "Pod")
+    w = make_pod().name("p").set("spec", **(spec or {})).set("metadata", **metadata)
+    return w.obj()
 
 
 def container(name: str = "c", requests: Optional[dict] = None, limits: Optional[dict] = None,
@@ -29,18 +29,8 @@ def container(name: str = "c", requests: Optional[dict] = None, limits: Optional
 def node(name: str = "n1", labels: Optional[dict] = None, allocatable: Optional[dict] = None,
          taints: Optional[list] = None, annotations: Optional[dict] = None,
          unschedulable: bool = False, images: Optional[list] = None) -> Node:
-    return as_object({
-        "metadata": {"name": name, "labels": labels or {}, "annotations": annotations or {}},
-        "spec": {"taints": taints or [], "unschedulable": unschedulable},
-        "status": {"allocatable": allocatable or {}, "images": images or []},
-    }, "Node")
-
-
-def node_info(n: Optional[Node], *pods: Pod) -> NodeInfo:
-    info = NodeInfo(*pods)
-    if n is not None:
-        info.set_node(n)
-    return info
+    return (make_node().name(name).labels(labels).annotations(annotations).taints(taints)
+            .unschedulable(unschedulable).allocatable(allocatable).images(images).obj())
 
 
 class Handle:

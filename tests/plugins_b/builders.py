@@ -8,6 +8,7 @@ from kubesched.api.core import Node, Pod
 from kubesched.api.decode import decode_object
 from kubesched.scheduler.internal.cache.snapshot import Snapshot
 from kubesched.client.listers.informer_listers import InformerListers
+from tests.testing.wrappers import make_node, make_pod
 
 
 def _decode(doc: dict) -> Any:
@@ -20,21 +21,20 @@ def _decode(doc: dict) -> Any:
 def pod(name: str = "", namespace: str = "", labels: Optional[dict] = None, node: str = "",
         uid: str = "", affinity: Optional[dict] = None, spread: Optional[list] = None,
         node_selector: Optional[dict] = None, terminating: bool = False) -> Pod:
-    meta: dict[str, Any] = {"name": name, "namespace": namespace, "labels": labels or {}, "uid": uid}
+    w = make_pod().name(name).namespace(namespace).labels(labels).uid(uid).node(node)
     if terminating:
-        meta["deletionTimestamp"] = "2020-01-01T00:00:00Z"
-    spec: dict[str, Any] = {"containers": [], "nodeName": node}
+        w.terminating()
     if affinity is not None:
-        spec["affinity"] = affinity
+        w.affinity(affinity)
     if spread is not None:
-        spec["topologySpreadConstraints"] = spread
+        w.spread_constraints(spread)
     if node_selector is not None:
-        spec["nodeSelector"] = node_selector
-    return _decode({"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec})
+        w.node_selector(node_selector)
+    return w.obj()
 
 
 def node(name: str, **labels: str) -> Node:
-    return _decode({"apiVersion": "v1", "kind": "Node", "metadata": {"name": name, "labels": labels}})
+    return make_node().name(name).labels(labels).obj()
 
 
 def service(name: str, selector: dict, namespace: str = "") -> Any:

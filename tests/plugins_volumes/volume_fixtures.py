@@ -6,14 +6,15 @@ from typing import Any, Optional
 
 from kubesched.conformance.volumes import lenient
 from kubesched.client.listers.informer_listers import InformerListers
-from kubesched.scheduler.nodeinfo.node_info import NodeInfo
+from tests.testing.wrappers import make_node, make_pod
+from tests.testing.wrappers import node_info  # noqa: F401  (re-exported for the volume tests)
 
 
 def pod(*volumes: dict, name: str = "p", namespace: str = "ns", node: str = "") -> Any:
-    spec: dict = {"containers": [], "volumes": list(volumes)}
+    w = make_pod().name(name).namespace(namespace).volumes(list(volumes))
     if node:
-        spec["nodeName"] = node
-    return lenient({"metadata": {"name": name, "namespace": namespace}, "spec": spec}, "Pod")
+        w.node(node)
+    return w.obj()
 
 
 def claim_vol(claim: str) -> dict:
@@ -21,14 +22,7 @@ def claim_vol(claim: str) -> dict:
 
 
 def node(name: str = "node1", labels: Optional[dict] = None, allocatable: Optional[dict] = None) -> Any:
-    return lenient({"metadata": {"name": name, "labels": labels or {}},
-                    "status": {"allocatable": allocatable or {}}}, "Node")
-
-
-def node_info(n: Any, *pods: Any) -> NodeInfo:
-    info = NodeInfo(*pods)
-    info.set_node(n)
-    return info
+    return make_node().name(name).labels(labels).allocatable(allocatable).obj()
 
 
 def pvc(name: str, namespace: str = "ns", volume_name: str = "", sc: Optional[str] = None, storage: str = "",

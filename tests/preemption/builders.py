@@ -15,32 +15,30 @@ from kubesched.scheduler.framework.v1alpha1.framework import Framework
 from kubesched.scheduler.framework.v1alpha1.plugin_args import Plugin, Plugins, PluginSet
 from kubesched.scheduler.internal.cache.snapshot import Snapshot
 from kubesched.client.listers.informer_listers import InformerListers
+from tests.testing.wrappers import make_node, make_pod
 
 
 def pod(name: str, priority: int = 0, node: str = "", cpu: str = "", start: Optional[float] = None,
         labels: Optional[dict] = None, namespace: str = "default", deleting: bool = False,
         policy: Optional[str] = None, nominated: str = "") -> Pod:
-    spec: dict[str, Any] = {"priority": priority,
-                            "containers": [{"name": "c", "resources": {"requests": {"cpu": cpu}} if cpu else {}}]}
+    w = make_pod().name(name).uid(name).namespace(namespace).labels(labels).priority(priority)
+    w.container("c", {"cpu": cpu} if cpu else None)
     if node:
-        spec["nodeName"] = node
+        w.node(node)
     if policy is not None:
-        spec["preemptionPolicy"] = policy
-    metadata: dict[str, Any] = {"name": name, "uid": name, "namespace": namespace, "labels": labels or {}}
+        w.preemption_policy(policy)
     if deleting:
-        metadata["deletionTimestamp"] = 1.0
-    status: dict[str, Any] = {}
+        w.terminating(1.0)
     if start is not None:
-        status["startTime"] = start
+        w.start_time(start)
     if nominated:
-        status["nominatedNodeName"] = nominated
-    return as_object({"metadata": metadata, "spec": spec, "status": status}, "Pod")
+        w.nominated_node_name(nominated)
+    return w.obj()
 
 
 def node(name: str, cpu: str = "1000m") -> Node:
-    alloc = {"cpu": cpu, "memory": "10Gi", "pods": "100"}
-    return as_object({"metadata": {"name": name, "labels": {"hostname": name}},
-                      "status": {"allocatable": alloc, "capacity": alloc}}, "Node")
+    return make_node().name(name).label("hostname", name).capacity(
+        {"cpu": cpu, "memory": "10Gi", "pods": "100"}).obj()
 
 
 def pdb(name: str, match_labels: Optional[dict], allowed: int, namespace: str = "default") -> PodDisruptionBudget:

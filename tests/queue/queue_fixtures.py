@@ -6,9 +6,10 @@ import dataclasses
 from typing import Mapping, Optional
 
 from kubesched.api.core import (
-    Affinity, Pod, PodAffinity, PodAffinityTerm, PodCondition, PodSpec, PodStatus,
+    Affinity, Pod, PodAffinity, PodAffinityTerm, PodCondition,
 )
-from kubesched.api.meta import LabelSelector, LabelSelectorRequirement, ObjectMeta
+from kubesched.api.meta import LabelSelector, LabelSelectorRequirement
+from tests.testing import wrappers
 
 LOW, MID, HIGH = 0, 100, 1000
 MEDIUM = (LOW + HIGH) // 2
@@ -18,12 +19,10 @@ def make_pod(name: str, namespace: str = "ns1", uid: str = "", priority: Optiona
              nominated: str = "", labels: Mapping[str, str] | None = None,
              annotations: Mapping[str, str] | None = None, affinity: Optional[Affinity] = None,
              node_name: str = "", conditions: tuple[PodCondition, ...] = ()) -> Pod:
-    return Pod(
-        metadata=ObjectMeta(name=name, namespace=namespace, uid=uid, labels=dict(labels or {}),
-                            annotations=dict(annotations or {})),
-        spec=PodSpec(priority=priority, affinity=affinity, node_name=node_name),
-        status=PodStatus(nominated_node_name=nominated, conditions=conditions),
-    )
+    made = (wrappers.make_pod().name(name).namespace(namespace).uid(uid).labels(labels).annotations(annotations)
+            .priority(priority).node(node_name).nominated_node_name(nominated).obj())
+    return dataclasses.replace(made, spec=dataclasses.replace(made.spec, affinity=affinity),
+                               status=dataclasses.replace(made.status, conditions=conditions))
 
 
 UNSCHEDULABLE_CONDITION = PodCondition(type="PodScheduled", status="False", reason="Unschedulable")

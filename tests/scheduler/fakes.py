@@ -11,7 +11,7 @@ import dataclasses
 from types import SimpleNamespace
 from typing import Any, Optional
 
-from kubesched.api.core import Container, Node, Pod, PodSpec
+from kubesched.api.core import Node, Pod
 from kubesched.api.meta import ObjectMeta
 from kubesched.cluster import APIServer
 from kubesched.scheduler.core.generic_scheduler import ScheduleResult
@@ -27,14 +27,14 @@ from kubesched.scheduler.internal.cache.cache import SchedulerCache
 from kubesched.scheduler.internal.queue.scheduling_queue import PriorityQueue
 from kubesched.scheduler.scheduler import Scheduler
 from kubesched.util.loop import EventLoop
+from tests.testing.wrappers import make_pod as make_pod_wrapper
 
 PROFILE = "default-scheduler"
 
 
 def make_pod(name: str, *, priority: int = 0, node: str = "", scheduler: str = PROFILE) -> Pod:
-    return Pod(metadata=ObjectMeta(name=name, namespace="default"),
-               spec=PodSpec(containers=(Container(name="c", image="img"),), priority=priority,
-                            node_name=node, scheduler_name=scheduler))
+    return (make_pod_wrapper().name(name).namespace("default").container("c", image="img").priority(priority)
+            .node(node).scheduler_name(scheduler).obj())
 
 
 class Recorded:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from kubesched.api.core import Pod, PodSpec
-from kubesched.api.meta import ObjectMeta
+from kubesched.api.core import Pod
+from tests.testing.wrappers import make_pod
 
 
 def mkpod(name: str, namespace: str = "default", scheduler: str = "default-scheduler", node: str = "") -> Pod:
-    return Pod(metadata=ObjectMeta(name=name, namespace=namespace),
-               spec=PodSpec(scheduler_name=scheduler, node_name=node))
+    return make_pod().name(name).namespace(namespace).scheduler_name(scheduler).node(node).obj()
 
 
 class Clock:
