@@ -15,11 +15,11 @@ ROOT = Path(__file__).resolve().parents[1]
 # --durations: each takes seconds). Everything else is the fast lane, about two minutes on two idle cores.
 SLOW = (
     "tests/browser/",  # a Streamlit server and Chromium per module
-    "tests/ui_pages/",  # AppTest runs of whole pages, 1-12 s each
+    "tests/ui/pages/",  # AppTest runs of whole pages, 1-12 s each
     "tests/test_import_each_module.py",  # a fresh interpreter per kubesched module
-    "tests/sim_run/test_threads.py",  # every sample and lesson cluster run twice, in threads
-    "tests/sim_run/test_limits.py",  # clusters and bombs at the loader's limits
-    "tests/sim_run/test_scenario_strict.py::test_fuzzed_scenarios_give_a_field_error_or_a_run",
+    "tests/sim/test_threads.py",  # every sample and lesson cluster run twice, in threads
+    "tests/sim/test_limits.py",  # clusters and bombs at the loader's limits
+    "tests/sim/test_scenario_strict.py::test_fuzzed_scenarios_give_a_field_error_or_a_run",
     "tests/lessons/test_quiz.py::test_what_if_answers_come_from_the_variant_run",  # a variant run per answer
     "tests/lessons/test_lessons.py::test_no_question_grades_a_coin_flip",
     "tests/lessons/test_lessons.py::test_predictions_and_quiz_are_computed_and_unique",

@@ -2,7 +2,7 @@
 mid-run, end): no run of three or more English words in the visible text (expanders opened,
 dialogs included) outside code, identifiers and user data (the rule of tests/browser/zh_text.py).
 Dataframes are drawn on a canvas: their texts are checked without a browser
-(tests/ui_figures/test_startup_figures.py and the pages' own tests)."""
+(tests/ui/figures/test_startup_figures.py and the pages' own tests)."""
 
 from __future__ import annotations
 

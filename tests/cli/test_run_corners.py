@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from tests.sim_run.clusters import node, pod, scenario, takeover_time
+from tests.sim.clusters import node, pod, scenario, takeover_time
 
 CREATE_LATE = ("{at: %s, create: {apiVersion: v1, kind: Pod, metadata: {name: late, namespace: default}, "
                "spec: {containers: [{name: c, image: nginx}]}}}")

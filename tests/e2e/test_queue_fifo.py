@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from kubesched.cli.run import report
 from kubesched.sim import Simulation
-from tests.sim_run.clusters import node, scenario
+from tests.sim.clusters import node, scenario
 
 CREATE = ("{at: %s, create: {apiVersion: v1, kind: Pod, metadata: {name: %s, namespace: default}, "
           "spec: {containers: [{name: c, image: nginx, resources: {requests: {cpu: %s}}}]}}}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from kubesched.cli.run import report
 from kubesched.sim import Simulation
 from kubesched.trace import Kind
-from tests.sim_run.clusters import node
+from tests.sim.clusters import node
 
 def wait_class_and_claim(class_name: str, provisioner: str, storage: str) -> str:
     """A WaitForFirstConsumer StorageClass and the claim ``data`` of that class."""
