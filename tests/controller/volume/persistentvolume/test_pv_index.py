@@ -12,31 +12,30 @@ import pytest
 from kubesched.controller.volume.persistentvolume.index import (access_modes_as_string,
                                                                find_best_match_for_claim)
 from tests.cluster.workload_fakes import objects
+from tests.testing.wrappers import make_pv, make_pvc
 
 
 def pv(name: str, size: str, modes: list[str], cls: str = "", labels: dict | None = None, phase: str = "Available",
        claim_ref: dict | None = None, mode: str | None = None) -> dict:
-    spec: dict = {"capacity": {"storage": size}, "accessModes": modes, "storageClassName": cls,
-                  "hostPath": {"path": f"/mnt/{name}"}}
+    w = make_pv().name(name).labels(labels).capacity(size).access_modes(modes).storage_class(cls)
+    w.set("spec", hostPath={"path": f"/mnt/{name}"})
     if claim_ref is not None:
-        spec["claimRef"] = claim_ref
+        w.set("spec", claimRef=claim_ref)
     if mode is not None:
-        spec["volumeMode"] = mode
-    return {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": name, "labels": labels or {}},
-            "spec": spec, "status": {"phase": phase}}
+        w.set("spec", volumeMode=mode)
+    return w.phase(phase).doc()
 
 
 def pvc(size: str, modes: list[str], cls: str | None = None, selector: dict | None = None,
         mode: str | None = None) -> dict:
-    spec: dict = {"accessModes": modes, "resources": {"requests": {"storage": size}}}
+    w = make_pvc().name("claim").namespace("default").uid("claim-uid").access_modes(modes).request(size)
     if cls is not None:
-        spec["storageClassName"] = cls
+        w.storage_class(cls)
     if selector is not None:
-        spec["selector"] = selector
+        w.set("spec", selector=selector)
     if mode is not None:
-        spec["volumeMode"] = mode
-    return {"apiVersion": "v1", "kind": "PersistentVolumeClaim",
-            "metadata": {"name": "claim", "namespace": "default", "uid": "claim-uid"}, "spec": spec}
+        w.set("spec", volumeMode=mode)
+    return w.doc()
 
 
 RWO, ROX, RWX = "ReadWriteOnce", "ReadOnlyMany", "ReadWriteMany"

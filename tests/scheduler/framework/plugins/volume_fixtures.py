@@ -6,7 +6,7 @@ from typing import Any, Optional
 
 from kubesched.conformance.volumes import lenient
 from kubesched.client.listers.informer_listers import InformerListers
-from tests.testing.wrappers import make_node, make_pod
+from tests.testing.wrappers import make_node, make_pod, make_pv, make_pvc
 from tests.testing.wrappers import node_info  # noqa: F401  (re-exported for the volume tests)
 
 
@@ -27,35 +27,33 @@ def node(name: str = "node1", labels: Optional[dict] = None, allocatable: Option
 
 def pvc(name: str, namespace: str = "ns", volume_name: str = "", sc: Optional[str] = None, storage: str = "",
         access_modes: tuple = (), annotations: Optional[dict] = None, bound: bool = False) -> Any:
-    spec: dict = {"volumeName": volume_name, "accessModes": list(access_modes)}
+    w = make_pvc().name(name).namespace(namespace).volume_name(volume_name).access_modes(access_modes)
     if sc is not None:
-        spec["storageClassName"] = sc
+        w.storage_class(sc)
     if storage:
-        spec["resources"] = {"requests": {"storage": storage}}
+        w.request(storage)
     ann = dict(annotations or {})
     if bound:
         ann["pv.kubernetes.io/bind-completed"] = "yes"
-    return lenient({"metadata": {"name": name, "namespace": namespace, "annotations": ann}, "spec": spec},
-                   "PersistentVolumeClaim")
+    return w.annotations(ann).obj()
 
 
 def pv(name: str, sc: str = "", storage: str = "", access_modes: tuple = (), zone: str = "",
        affinity_zone: str = "", phase: str = "Available", source: Optional[dict] = None,
        labels: Optional[dict] = None, claim: Optional[tuple[str, str]] = None) -> Any:
-    spec: dict = {"storageClassName": sc, "accessModes": list(access_modes)}
+    w = make_pv().name(name).storage_class(sc).access_modes(access_modes)
     if storage:
-        spec["capacity"] = {"storage": storage}
+        w.capacity(storage)
     if affinity_zone:
-        spec["nodeAffinity"] = {"required": {"nodeSelectorTerms": [{"matchExpressions": [
-            {"key": "zone", "operator": "In", "values": [affinity_zone]}]}]}}
+        w.set("spec", nodeAffinity={"required": {"nodeSelectorTerms": [{"matchExpressions": [
+            {"key": "zone", "operator": "In", "values": [affinity_zone]}]}]}})
     if claim is not None:
-        spec["claimRef"] = {"namespace": claim[0], "name": claim[1]}
-    spec.update(source or {})
+        w.claim_ref(*claim)
+    w.set("spec", **(source or {}))
     all_labels = dict(labels or {})
     if zone:
         all_labels["failure-domain.beta.kubernetes.io/zone"] = zone
-    return lenient({"metadata": {"name": name, "labels": all_labels}, "spec": spec, "status": {"phase": phase}},
-                   "PersistentVolume")
+    return w.labels(all_labels).phase(phase).obj()
 
 
 def storage_class(name: str, provisioner: str = "kubernetes.io/fake", mode: Optional[str] = "WaitForFirstConsumer",
