@@ -1,7 +1,7 @@
 """A room on one server: N real browser sessions at once, each on its own cluster, checked for isolation.
 
 Starts one Streamlit server (``app.py``) on 127.0.0.1 and drives N Chromium sessions against it
-(Playwright, one browser, one context per learner; N = 10 and 30 in the issue). Session ``i``
+(Playwright, one Chromium process per learner, as in a room; N = 10 and 30 in the issue). Session ``i``
 uploads its own cluster: a sample or lesson cluster (cycled) with a marker node ``sess-<i>`` put
 first, so no two sessions run the same text. Then, for ``--duration`` seconds or ``--actions``
 actions (whichever ends first, so the run stops by itself), each session repeats: ▶ event,
@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import re
 import statistics
 import sys
@@ -41,7 +42,9 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 from playwright.async_api import Page, async_playwright
 
@@ -58,13 +61,14 @@ SETTLED = """() => document.querySelector('[data-testid="stApp"]')?.dataset.test
                 && !document.querySelector('[data-stale="true"]')"""
 STATUS_LINE = re.compile(r"t = (\S+) s · cycle (\d+) · step (\d+)/(\d+)")
 MARKER = re.compile(r"\bsess-\d{3}\b")
-# Many pages in one browser: none may be throttled as a background tab (rAF and timers paused),
-# and every wait polls on a timer, not on animation frames.
+# One browser per learner (pages of one browser beside each other stopped drawing: background
+# tabs); none throttled in the background either, and every wait polls on a timer, not on frames.
 BROWSER_ARGS = CHROMIUM_ARGS + ["--disable-background-timer-throttling", "--disable-renderer-backgrounding",
                                 "--disable-backgrounding-occluded-windows"]
 POLL_MS = 100
 TIMEOUT_MS = 240_000   # one action; longer counts as a failure of the room
-EDIT_EVERY = 4          # rounds between two YAML edits
+EDIT_EVERY = 4
+ARRIVAL_GAP = 1.0       # seconds between two learners opening the dashboard          # rounds between two YAML edits
 
 
 def base_clusters() -> list[Path]:
@@ -114,6 +118,7 @@ class Tally:
     leaks: list[str] = field(default_factory=list)
     steps: list[float] = field(default_factory=list)
     upload_retries: int = 0
+    reloads: int = 0
 
 
 async def settle(page: Page) -> None:
@@ -195,6 +200,21 @@ async def cluster_page(page: Page, i: int, name: str, replay: Replay, tally: Tal
     return replay
 
 
+async def open_app(page: Page, url: str, tally: Tally) -> None:
+    """Open the dashboard; reload (as a learner would) when it has not drawn within a minute, at most
+    twice (counted)."""
+    for attempt in range(3):
+        await page.goto(url)
+        try:
+            await page.wait_for_selector('[data-testid="stSidebarNav"]', timeout=60_000)
+            break
+        except Exception:
+            if attempt == 2:
+                raise
+            tally.reloads += 1
+    await settle(page)
+
+
 async def upload(page: Page, name: str, text: str, tally: Tally) -> None:
     """Upload ``text`` as ``name`` on Home; once more if the sidebar does not name it within a minute
     (counted: a learner would have to upload again)."""
@@ -213,15 +233,34 @@ async def upload(page: Page, name: str, text: str, tally: Tally) -> None:
     await settle(page)
 
 
-async def learner(browser, url: str, i: int, deadline: float, max_actions: int, tally: Tally,
-                  loaded: asyncio.Event | None = None) -> None:
-    """One browser session: upload its cluster, then step, seek, edit and switch pages until the deadline."""
-    ctx = await browser.new_context(viewport={"width": 1280, "height": 900})
+@contextlib.asynccontextmanager
+async def own_page(p: Any) -> AsyncIterator[Page]:
+    """A page in its own Chromium process (closed after)."""
+    browser = await p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
     try:
+        ctx = await browser.new_context(viewport={"width": 1280, "height": 900})
         page = await ctx.new_page()
         page.set_default_timeout(TIMEOUT_MS)
-        await page.goto(url)
-        await settle(page)
+        page.on("crash", lambda: log("a page crashed"))
+        page.on("pageerror", lambda err: log(f"page error: {err}"))
+        page.on("console", lambda m: m.type == "error" and log(f"console error: {m.text[:300]}"))
+        yield page
+    finally:
+        await browser.close()
+
+
+async def learner(p: Any, url: str, i: int, deadline: float, max_actions: int, tally: Tally,
+                  loaded: asyncio.Event | None = None) -> None:
+    """One browser session: upload its cluster, then step, seek, edit and switch pages until the deadline."""
+    async with own_page(p) as page:
+        await _learn(page, url, i, deadline, max_actions, tally, loaded)
+
+
+async def _learn(page: Page, url: str, i: int, deadline: float, max_actions: int, tally: Tally,
+                 loaded: asyncio.Event | None) -> None:
+    try:
+        await asyncio.sleep(i * ARRIVAL_GAP)
+        await open_app(page, url, tally)
         name = f"session-{i:03d}.yaml"
         text = session_text(i)
         await upload(page, name, text, tally)
@@ -243,18 +282,18 @@ async def learner(browser, url: str, i: int, deadline: float, max_actions: int, 
         tally.exceptions.append(f"session {i}: {type(err).__name__}: {str(err).splitlines()[0]}")
     finally:
         log(f"session {i}: {tally.actions} actions, done")
-        await ctx.close()
 
 
-async def heavy_learner(browser, url: str, deadline: float, tally: Tally) -> None:
+async def heavy_learner(p: Any, url: str, deadline: float, tally: Tally) -> None:
     """A learner on the biggest cluster the dashboard takes (2,400 nodes x 100 pods): Run to idle,
     Restart, again, until the deadline; the others must not stall meanwhile."""
-    ctx = await browser.new_context(viewport={"width": 1280, "height": 900})
+    async with own_page(p) as page:
+        await _heavy(page, url, deadline, tally)
+
+
+async def _heavy(page: Page, url: str, deadline: float, tally: Tally) -> None:
     try:
-        page = await ctx.new_page()
-        page.set_default_timeout(TIMEOUT_MS)
-        await page.goto(url)
-        await settle(page)
+        await open_app(page, url, tally)
         await upload(page, "heavy.yaml", cluster_yaml(2400, 100), tally)
         await open_page(page, "schedule")
         while time.monotonic() < deadline:
@@ -273,8 +312,6 @@ async def heavy_learner(browser, url: str, deadline: float, tally: Tally) -> Non
         log(f"heavy session: {type(err).__name__}: {str(err).splitlines()[0]}")
         await page.screenshot(path=f"{tempfile.gettempdir()}/load-heavy.png")
         tally.exceptions.append(f"heavy session: {type(err).__name__}: {str(err).splitlines()[0]}")
-    finally:
-        await ctx.close()
 
 
 class RssLog(threading.Thread):
@@ -304,18 +341,17 @@ def pct(samples: list[float], q: float) -> float:
 async def room(url: str, sessions: int, duration: float, max_actions: int, rss: RssLog, heavy: bool,
                ) -> tuple[Tally, list[Tally], float, float]:
     async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
         alone = Tally()
-        await learner(browser, url, 0, time.monotonic() + 120, 30, alone)
+        await learner(p, url, 0, time.monotonic() + 120, 30, alone)
         base_rss = rss_mb(rss.pid)
         tallies = [Tally() for _ in range(sessions)]
         loaded = [asyncio.Event() for _ in range(sessions)]
         deadline = time.monotonic() + duration
-        tasks = [asyncio.create_task(learner(browser, url, i + 1, deadline, max_actions, tallies[i], loaded[i]))
+        tasks = [asyncio.create_task(learner(p, url, i + 1, deadline, max_actions, tallies[i], loaded[i]))
                  for i in range(sessions)]
         if heavy:
             tallies.append(Tally())
-            tasks.append(asyncio.create_task(heavy_learner(browser, url, deadline, tallies[-1])))
+            tasks.append(asyncio.create_task(heavy_learner(p, url, deadline, tallies[-1])))
         for ev in loaded:
             with_timeout = asyncio.wait_for(ev.wait(), timeout=max(1.0, deadline - time.monotonic()))
             try:
@@ -324,7 +360,6 @@ async def room(url: str, sessions: int, duration: float, max_actions: int, rss: 
                 break
         loaded_rss = rss_mb(rss.pid)
         await asyncio.gather(*tasks)
-        await browser.close()
     return alone, tallies, base_rss, loaded_rss
 
 
@@ -340,7 +375,8 @@ def report(alone: Tally, tallies: list[Tally], base: float, loaded: float, end: 
     print(f"sessions {sessions}{' + 1 running 2,400 x 100 to idle over and over' if heavy else ''} · "
           f"actions {sum(t.actions for t in tallies)} · steps {len(steps)}")
     print(f"Streamlit exceptions on pages: {len(exceptions)} · server tracebacks: {tracebacks} · leaks: {len(leaks)}"
-          f" · uploads repeated: {sum(t.upload_retries for t in tallies)}")
+          f" · uploads repeated: {sum(t.upload_retries for t in tallies)}"
+          f" · reloads of a page that had not drawn: {sum(t.reloads for t in tallies)}")
     for line in (exceptions + leaks)[:20]:
         print("  ", line)
     print(f"step latency, one session alone: median {m1:.3f} s, p95 {p1:.3f} s ({len(alone.steps)} steps)")
