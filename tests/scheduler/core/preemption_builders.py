@@ -16,6 +16,7 @@ from kubesched.scheduler.framework.v1alpha1.plugin_args import Plugin, Plugins, 
 from kubesched.scheduler.internal.cache.snapshot import Snapshot
 from kubesched.client.listers.informer_listers import InformerListers
 from tests.testing.wrappers import make_node, make_pod
+from tests.scheduler.core.support import Recorder  # noqa: F401 - re-exported for the preemption tests
 
 
 def pod(name: str, priority: int = 0, node: str = "", cpu: str = "", start: Optional[float] = None,
@@ -64,21 +65,6 @@ class NominatedQueue:
 
     def has_nominated_pods(self) -> bool:
         return any(self.nominated.values())
-
-
-class Recorder:
-    """An observer that records every hook call as (hook, fields)."""
-
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, dict]] = []
-
-    def __getattr__(self, hook: str):
-        if hook.startswith("_"):
-            raise AttributeError(hook)
-        return lambda **fields: self.calls.append((hook, fields))
-
-    def of(self, hook: str) -> list[dict]:
-        return [fields for name, fields in self.calls if name == hook]
 
 
 def setup(pods: list[Pod], nodes: list[Node], preemptor: Pod, pdbs: tuple = (), extenders: tuple = (),
