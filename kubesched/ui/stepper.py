@@ -21,6 +21,8 @@ URL of the previous run (Streamlit 1.67 treats it as a new widget), which would 
 
 from __future__ import annotations
 
+import weakref
+
 import streamlit as st
 
 from kubesched.sim.simulation import Simulation
@@ -75,14 +77,20 @@ def on_run_to_idle() -> None:
     with computing():
         done = sim.compute_ahead(SLICE_CALLBACKS)
     if not done:
-        st.session_state[RUNNING_KEY] = True
+        st.session_state[RUNNING_KEY] = weakref.ref(sim)   # this run only: a load or Restart ends it
         return
     sim.run_until_idle()
     _moved(sim)
 
 
 def on_stop_run() -> None:
-    st.session_state[RUNNING_KEY] = False
+    st.session_state[RUNNING_KEY] = None
+
+
+def _running(sim: Simulation) -> bool:
+    """A run to idle of this very Simulation is being computed in slices."""
+    running = st.session_state.get(RUNNING_KEY)
+    return running is not None and running() is sim
 
 
 def on_slide() -> None:
@@ -125,17 +133,17 @@ def _idle_button(lang: str, column) -> None:
 def _idle_slices(lang: str) -> None:
     """While a run to idle is being computed: one slice per timer tick, its progress and Stop;
     at the end the cursor goes to the end of the run (a whole-app rerun, as a step)."""
-    running = bool(st.session_state.get(RUNNING_KEY))
+    running = _running(session.current())
 
     @st.fragment(run_every=0.05 if running else None)
     def slices() -> None:
-        if not st.session_state.get(RUNNING_KEY):
-            return
         sim = session.current()
+        if not _running(sim):
+            return
         with computing():
             done = sim.compute_ahead(SLICE_CALLBACKS)
         if done:
-            st.session_state[RUNNING_KEY] = False
+            st.session_state[RUNNING_KEY] = None
             sim.run_until_idle()
             st.session_state[STEP_KEY] = sim.cursor
             st.rerun()
