@@ -28,10 +28,11 @@ PAGES = ("home", "cluster", "startup", "queues", "schedule", "preemption", "bind
          "lessons", "events")
 OWN_CURSOR = frozenset({"lessons"})   # pages that step their own simulation
 PAGE_DIR = Path(__file__).resolve().parent / "kubesched" / "ui" / "pages"
+ICON = PAGE_DIR.parent / "icon.png"   # a file, not ":material/…": that one is fetched from fonts.gstatic.com
 
 presenter.init()
 url_state.remember_start()
-st.set_page_config(page_title="kubesched", page_icon=":material/hub:", layout="wide",
+st.set_page_config(page_title="kubesched", page_icon=str(ICON), layout="wide",
                    initial_sidebar_state="collapsed" if presenter.active() else 360)
 lang = session.init_language()
 sim = session.ensure()
@@ -65,3 +66,4 @@ if presenter.active():
             presenter.render_toggle(lang)
             shortcuts.render_sheet(lang)
 current.run()
+fragments.end_page()

@@ -68,7 +68,8 @@ BROWSER_ARGS = CHROMIUM_ARGS + ["--disable-background-timer-throttling", "--disa
 POLL_MS = 100
 TIMEOUT_MS = 240_000   # one action; longer counts as a failure of the room
 EDIT_EVERY = 4
-ARRIVAL_GAP = 1.0       # seconds between two learners opening the dashboard          # rounds between two YAML edits
+ARRIVAL_GAP = 1.0       # seconds between two learners opening the dashboard
+DOING: dict[str, str] = {}   # per learner, the action under way (named in its page errors)
 
 
 def base_clusters() -> list[Path]:
@@ -150,6 +151,7 @@ async def click(page: Page, selector: str) -> None:
 
 
 async def step(page: Page, i: int, name: str, replay: Replay, tally: Tally, unit: str, direction: int) -> None:
+    DOING[f"session {i}"] = f"{'▶' if direction > 0 else '◀'} {unit}"
     before = await page.locator(STATUS).first.inner_text()
     replay.move(unit, direction)
     changes = replay.status() != (await shown_status(page))
@@ -171,6 +173,7 @@ async def open_page(page: Page, name: str) -> None:
 
 async def cluster_page(page: Page, i: int, name: str, replay: Replay, tally: Tally, edit: int) -> Replay:
     """Open the Cluster page, check the markers; with ``edit`` > 0 change the YAML and Apply (a new run)."""
+    DOING[f"session {i}"] = "open the Cluster page"
     await open_page(page, "cluster")
     own = f"sess-{i:03d}"
     try:  # the node cards are a fragment: they may draw a moment after the page's own run
@@ -184,6 +187,7 @@ async def cluster_page(page: Page, i: int, name: str, replay: Replay, tally: Tal
         tally.leaks.append(f"session {i}: the Cluster page shows markers {sorted(markers)}")
     tally.actions += 1
     if edit:
+        DOING[f"session {i}"] = "edit the YAML"
         await page.get_by_role("tab").nth(2).click()
         await settle(page)
         new_text = session_text(i, edit)
@@ -196,6 +200,7 @@ async def cluster_page(page: Page, i: int, name: str, replay: Replay, tally: Tal
         await page.get_by_role("tab").nth(0).click()
         await settle(page)
     await check(page, i, name, replay, tally, "Cluster page" + (" edit" if edit else ""))
+    DOING[f"session {i}"] = "open the Schedule page"
     await open_page(page, "schedule")
     return replay
 
@@ -234,16 +239,16 @@ async def upload(page: Page, name: str, text: str, tally: Tally) -> None:
 
 
 @contextlib.asynccontextmanager
-async def own_page(p: Any) -> AsyncIterator[Page]:
-    """A page in its own Chromium process (closed after)."""
+async def own_page(p: Any, who: str) -> AsyncIterator[Page]:
+    """A page in its own Chromium process (closed after); its errors are logged under ``who``."""
     browser = await p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
     try:
         ctx = await browser.new_context(viewport={"width": 1280, "height": 900})
         page = await ctx.new_page()
         page.set_default_timeout(TIMEOUT_MS)
-        page.on("crash", lambda: log("a page crashed"))
-        page.on("pageerror", lambda err: log(f"page error: {err}"))
-        page.on("console", lambda m: m.type == "error" and log(f"console error: {m.text[:300]}"))
+        page.on("crash", lambda: log(f"{who}: the page crashed"))
+        page.on("pageerror", lambda err: log(f"{who}: page error during {DOING.get(who)} on {page.url}: {err}"))
+        page.on("requestfailed", lambda r: log(f"{who}: request failed: {r.url[:200]} {r.failure}"))
         yield page
     finally:
         await browser.close()
@@ -252,7 +257,7 @@ async def own_page(p: Any) -> AsyncIterator[Page]:
 async def learner(p: Any, url: str, i: int, deadline: float, max_actions: int, tally: Tally,
                   loaded: asyncio.Event | None = None) -> None:
     """One browser session: upload its cluster, then step, seek, edit and switch pages until the deadline."""
-    async with own_page(p) as page:
+    async with own_page(p, f"session {i}") as page:
         await _learn(page, url, i, deadline, max_actions, tally, loaded)
 
 
@@ -287,7 +292,7 @@ async def _learn(page: Page, url: str, i: int, deadline: float, max_actions: int
 async def heavy_learner(p: Any, url: str, deadline: float, tally: Tally) -> None:
     """A learner on the biggest cluster the dashboard takes (2,400 nodes x 100 pods): Run to idle,
     Restart, again, until the deadline; the others must not stall meanwhile."""
-    async with own_page(p) as page:
+    async with own_page(p, "heavy session") as page:
         await _heavy(page, url, deadline, tally)
 
 

@@ -5,9 +5,10 @@ CYCLE_START / CYCLE_END record (``Simulation.step("phase")``); a *pod* boundary 
 the callback that ends a scheduling cycle (``scheduleOne`` returning).
 
 Rules (Streamlit's rerun model): the cursor lives in the Simulation; widgets change it only in
-callbacks, which rerun just the stepper's position (status line, slider) and the page's views
-(``fragments``), not its buttons; the slider's session value (key ``"step"``) is written from the
-cursor before the slider is drawn.
+callbacks, which rerun just the stepper and the page's views (``fragments``); the slider's session
+value (key ``"step"``) is written from the cursor before the slider is drawn. The two timers
+(autoplay, run to idle in slices) are fragments drawn beside the stepper, never inside it
+(``fragments`` says why); a callback that starts or stops one reruns the app, which re-arms them.
 Run to idle computes in slices (``SLICE_CALLBACKS`` engine callbacks per rerun of a timer fragment,
 ``Simulation.compute_ahead``), showing how far it got and a Stop button, so a long run neither
 blocks this session's page nor holds the server's thread for its whole length.
@@ -78,6 +79,7 @@ def on_run_to_idle() -> None:
         done = sim.compute_ahead(SLICE_CALLBACKS)
     if not done:
         st.session_state[RUNNING_KEY] = weakref.ref(sim)   # this run only: a load or Restart ends it
+        fragments.rerun_app()   # arms the slices' timer
         return
     sim.run_until_idle()
     _moved(sim)
@@ -85,6 +87,7 @@ def on_run_to_idle() -> None:
 
 def on_stop_run() -> None:
     st.session_state[RUNNING_KEY] = None
+    fragments.rerun_app()   # disarms the slices' timer
 
 
 def _running(sim: Simulation) -> bool:
@@ -102,18 +105,28 @@ def on_slide() -> None:
 
 def on_play() -> None:
     st.session_state[PLAYING_KEY] = not st.session_state.get(PLAYING_KEY, False)
+    fragments.rerun_app()   # arms or disarms the autoplay timer
 
 
 def on_reset() -> None:
+    timers = _running(session.current()) or st.session_state.get(PLAYING_KEY)
     session.reset()
     st.session_state[PLAYING_KEY] = False
+    st.session_state[RUNNING_KEY] = None
+    if timers:   # a run in slices or autoplay ends with the run it belonged to
+        st.session_state[STEP_KEY] = session.current().cursor
+        fragments.rerun_app()
     _moved(session.current())
 
 
 # -- rendering -------------------------------------------------------------------------------------
 def render_stepper(*, bar: bool = False) -> None:
-    """The stepper in the current container: a sidebar column, or (``bar``) one row for presenter mode."""
+    """The stepper in the current container: a sidebar column, or (``bar``) one row for presenter mode;
+    below it, its timers (fragments beside it, not inside it)."""
     st.fragment(key=fragments.STEPPER)(_render_bar if bar else _render_column)()
+    lang = session.lang()
+    _idle_slices(lang)
+    _autoplay()
 
 
 def _step_buttons(unit: str, lang: str, columns: list) -> None:
@@ -144,8 +157,7 @@ def _idle_slices(lang: str) -> None:
             done = sim.compute_ahead(SLICE_CALLBACKS)
         if done:
             st.session_state[RUNNING_KEY] = None
-            sim.run_until_idle()
-            st.session_state[STEP_KEY] = sim.cursor
+            sim.run_until_idle()   # the slider takes the cursor in the next run (``_position``)
             st.rerun()
         st.caption(t("stepper.computing_run", lang, time=f"{sim.computed_time:g}", records=len(sim.trace)))
         st.button(t("stepper.stop_run", lang), key="stop_run", on_click=on_stop_run, width="stretch")
@@ -159,10 +171,10 @@ def _play_controls(lang: str, play, unit, speed) -> None:
                 icon=ICONS["pause" if playing else "play"], shortcut=PLAY_SHORTCUT, width="stretch", type="primary" if playing else "secondary")
     unit.selectbox(t("stepper.play_unit", lang), UNITS, key=PLAY_UNIT_KEY,
                    format_func=lambda u: t(f"stepper.unit_{u}", lang))
-    speed.selectbox(t("stepper.speed", lang), SPEEDS, index=1, key=SPEED_KEY, format_func=lambda s: f"{s:g} s")
+    speed.selectbox(t("stepper.speed", lang), SPEEDS, index=1, key=SPEED_KEY, format_func=lambda s: f"{s:g} s",
+                    on_change=fragments.rerun_app)   # the autoplay timer takes the new interval
 
 
-@st.fragment(key=fragments.POSITION)
 def _position(part: str, inline: bool = False) -> None:
     """What a step changes: the status line (and the URL's ``?step=``), or the slider."""
     sim = session.current()
@@ -187,13 +199,11 @@ def _render_column() -> None:
         _step_buttons(unit, lang, st.columns([5, 3, 5], vertical_alignment="center", gap="xsmall"))
     idle, reset = st.columns(2)
     _idle_button(lang, idle)
-    _idle_slices(lang)
     reset.button(t("stepper.reset", lang), key="reset_sim", on_click=on_reset, width="stretch", icon=ICONS["reset"],
                  help=t("stepper.reset_help", lang))
     _position("slider")
     play = st.columns(1)[0]
     _play_controls(lang, play, *st.columns(2, vertical_alignment="bottom"))
-    _autoplay()
 
 
 def _render_bar() -> None:
@@ -208,12 +218,10 @@ def _render_bar() -> None:
         cells[2 * i + 1].button(f"{name} ▶", key=f"next_{unit}", on_click=on_move, args=(unit, 1),
                                 shortcut=SHORTCUTS[(unit, 1)], help=t(f"stepper.next_{unit}", lang), width="stretch")
     _idle_button(lang, cells[6])
-    _idle_slices(lang)
     status_cell, unit_cell, speed_cell = st.columns([10, 2, 2], vertical_alignment="center", gap="small")
     _play_controls(lang, cells[7], unit_cell, speed_cell)
     with status_cell:
         _position("status", inline=True)
-    _autoplay()
 
 
 def status_lines(sim: Simulation, lang: str) -> list[str]:

@@ -154,6 +154,32 @@ def test_autoplay_by_pod(browser_context, st_server):
 
 
 # -- URL state ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("gap_ms", [0, 150])
+def test_a_step_clicked_while_a_page_loads_keeps_the_page(browser_context, st_server, gap_ms):
+    """▶ clicked while the Schedule page's full run is still under way (or just after it, when the
+    browser has not yet pruned that run): each click moves the cursor once, the page keeps drawing
+    (no "Bad delta path" blank page), rounds after rounds."""
+    page = browser_context()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    rounds = 4
+    positions = expected_positions("default.yaml", "event", rounds)
+    with screenshot_on_failure(page, f"room_step_while_loading_{gap_ms}"):
+        open_url(page, f"{st_server}/schedule")
+        for k in range(rounds):
+            page.locator('[data-testid="stSidebarNav"] a[href$="/cluster"]').click()
+            settle(page)
+            page.locator('[data-testid="stSidebarNav"] a[href$="/schedule"]').click()
+            page.wait_for_timeout(gap_ms)
+            page.locator(".st-key-next_event button").first.click()
+            expect(page.locator(STATUS).first).to_contain_text(f"step {positions[k]}/", timeout=60_000)
+            settle(page)
+            assert errors == []
+            expect(page.locator('[data-testid="stMain"] h1').first).to_have_text(t("schedule.title", "en"))
+            assert page.locator(ERRORS).count() == 0
+            assert page.locator('[data-testid="stMain"] [data-testid="stElementContainer"]').count() >= 5
+
+
 def test_back_and_forward_restore_the_step(browser_context, st_server):
     first, second = expected_positions("default.yaml", "pod", 2)
     page = browser_context()
