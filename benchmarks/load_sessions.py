@@ -14,7 +14,7 @@ Each session replays its own actions on a local ``Simulation`` of its text, as t
 (eager run to the end, cursor to 0, then ``step``/``step_back``), and after every action compares:
 
 - the status line (``t = … · cycle … · step k/n``) with its own replay: a view showing another
-  session's cursor or run is a *leak*;
+  session's cursor or run, or not its own within ``CATCH_UP_S`` after the page settled, is a *leak*;
 - the sidebar's cluster source (its own upload name) and, on the Cluster page, its own marker node
   with no other session's marker: another session's cluster is a *leak*;
 - Streamlit exception boxes on the page, and tracebacks in the server log: *exceptions*.
@@ -67,6 +67,7 @@ BROWSER_ARGS = CHROMIUM_ARGS + ["--disable-background-timer-throttling", "--disa
                                 "--disable-backgrounding-occluded-windows"]
 POLL_MS = 100
 TIMEOUT_MS = 240_000   # one action; longer counts as a failure of the room
+CATCH_UP_S = 30        # how long a view may take to show the session's own state once the page settled
 EDIT_EVERY = 4
 ARRIVAL_GAP = 1.0       # seconds between two learners opening the dashboard
 DOING: dict[str, str] = {}   # per learner, the action under way (named in its page errors)
@@ -133,13 +134,22 @@ async def shown_status(page: Page) -> tuple[str, int, int, int] | None:
     return (m[1], int(m[2]), int(m[3]), int(m[4])) if m else None
 
 
+async def shown_after(page: Page, want: tuple[str, int, int, int]) -> tuple[str, int, int, int] | None:
+    """The status line once it shows ``want``, or as it is after ``CATCH_UP_S`` (the page may have looked
+    settled before a busy server began the rerun a click asked for)."""
+    end = time.monotonic() + CATCH_UP_S
+    while (shown := await shown_status(page)) != want and time.monotonic() < end:
+        await page.wait_for_timeout(POLL_MS)
+    return shown
+
+
 async def check(page: Page, i: int, name: str, replay: Replay, tally: Tally, what: str) -> None:
     """Compare what the page shows with session ``i``'s own replay; count exceptions."""
+    shown, want = await shown_after(page, replay.status()), replay.status()
     errors = await page.locator('[data-testid="stException"]').all_inner_texts()
     tally.exceptions += [f"session {i} after {what}: {e.splitlines()[0] if e else ''}" for e in errors]
-    shown, want = await shown_status(page), replay.status()
     if shown != want:
-        tally.leaks.append(f"session {i} after {what}: status {shown}, its own run is at {want}")
+        tally.leaks.append(f"session {i} after {what}: status {shown} after {CATCH_UP_S} s, its own run is at {want}")
     sidebar = await page.locator('[data-testid="stSidebar"]').inner_text()
     if name not in sidebar:
         tally.leaks.append(f"session {i} after {what}: the sidebar does not name its cluster {name}")

@@ -5,8 +5,12 @@ CYCLE_START / CYCLE_END record (``Simulation.step("phase")``); a *pod* boundary 
 the callback that ends a scheduling cycle (``scheduleOne`` returning).
 
 Rules (Streamlit's rerun model): the cursor lives in the Simulation; widgets change it only in
-callbacks, which rerun just the stepper and the page's views (``fragments``); the slider's session
-value (key ``"step"``) is written from the cursor before the slider is drawn. The two timers
+callbacks, which rerun just the stepper and the page's views (``fragments``). The slider is never
+written to: when the cursor moved otherwise than by it (a button, a timer, a link) it is drawn anew
+under a new key (``slider_key``), so a value the browser sends for the slider it showed before
+(a click, a timer tick or a page switch sent before the last step arrived) is not taken for a drag
+back to where the cursor was; nor is a value equal to the one the slider showed (``on_slide``:
+Streamlit reports an unmoved slider as changed after a timer's tick). The two timers
 (autoplay, run to idle in slices) are fragments drawn beside the stepper, never inside it
 (``fragments`` says why); a callback that starts or stops one reruns the app, which re-arms them.
 Run to idle computes in slices (``SLICE_CALLBACKS`` engine callbacks per rerun of a timer fragment,
@@ -32,7 +36,8 @@ from kubesched.ui.i18n import t
 from kubesched.ui.shortcuts import IDLE_SHORTCUT, PLAY_SHORTCUT, SHORTCUTS
 from kubesched.ui.status import computing
 
-STEP_KEY = "step"
+STEP_KEY = "step"   # the slider's key is step_<n>: a new n whenever the cursor moved otherwise than by it
+_SLIDER = "_step_slider"   # (n, cursor): the number in the key of the slider drawn last, and where it was
 RUNNING_KEY = "_running_to_idle"
 SLICE_CALLBACKS = 100   # engine callbacks per slice of a run to idle (about 0.1-0.5 s on 2,500 nodes)
 PLAYING_KEY = "playing"
@@ -61,7 +66,6 @@ def status(sim: Simulation) -> dict[str, object]:
 
 # -- callbacks (the only places the cursor changes) ------------------------------------------------
 def _moved(sim: Simulation) -> None:
-    st.session_state[STEP_KEY] = sim.cursor
     fragments.after_cursor_move()
 
 
@@ -96,10 +100,16 @@ def _running(sim: Simulation) -> bool:
     return running is not None and running() is sim
 
 
-def on_slide() -> None:
+def on_slide(key: str) -> None:
+    """A drag of the slider drawn last, to a value other than the one it showed; Streamlit also calls
+    this for an unmoved slider after a timer's tick, and for the one drawn before (``slider_key``)."""
+    n, shown = st.session_state.get(_SLIDER, (0, 0))
+    value = int(st.session_state[key])
+    if key != f"{STEP_KEY}_{n}" or value == shown:
+        return
     sim = session.current()
     with computing():
-        sim.seek(int(st.session_state[STEP_KEY]))
+        sim.seek(value)
     _moved(sim)
 
 
@@ -114,7 +124,6 @@ def on_reset() -> None:
     st.session_state[PLAYING_KEY] = False
     st.session_state[RUNNING_KEY] = None
     if timers:   # a run in slices or autoplay ends with the run it belonged to
-        st.session_state[STEP_KEY] = session.current().cursor
         fragments.rerun_app()
     _moved(session.current())
 
@@ -157,7 +166,7 @@ def _idle_slices(lang: str) -> None:
             done = sim.compute_ahead(SLICE_CALLBACKS)
         if done:
             st.session_state[RUNNING_KEY] = None
-            sim.run_until_idle()   # the slider takes the cursor in the next run (``_position``)
+            sim.run_until_idle()   # the next run draws a new slider at the end (``slider_key``)
             st.rerun()
         st.caption(t("stepper.computing_run", lang, time=f"{sim.computed_time:g}", records=len(sim.trace)))
         st.button(t("stepper.stop_run", lang), key="stop_run", on_click=on_stop_run, width="stretch")
@@ -183,9 +192,18 @@ def _position(part: str, inline: bool = False) -> None:
         render_status(sim, lang, inline=inline)
         url_state.write_step(sim.cursor)
         return
-    st.session_state[STEP_KEY] = sim.cursor
-    st.slider(t("stepper.slider", lang), min_value=0, max_value=max(1, len(sim.trace)), key=STEP_KEY,
-              on_change=on_slide, help=t("stepper.slider_help", lang))
+    n, _ = st.session_state.get(_SLIDER, (0, 0))
+    if st.session_state.get(f"{STEP_KEY}_{n}", sim.cursor) != sim.cursor:   # moved otherwise than by this slider
+        n += 1
+    st.session_state[_SLIDER] = (n, sim.cursor)
+    key = slider_key(st.session_state)
+    st.slider(t("stepper.slider", lang), min_value=0, max_value=max(1, len(sim.trace)), value=sim.cursor,
+              key=key, on_change=on_slide, args=(key,), help=t("stepper.slider_help", lang))
+
+
+def slider_key(state) -> str:
+    """The key of the slider drawn now (``state``: the session state, or an AppTest's)."""
+    return f"{STEP_KEY}_{state[_SLIDER][0] if _SLIDER in state else 0}"
 
 
 def _render_column() -> None:

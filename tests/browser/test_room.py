@@ -180,6 +180,23 @@ def test_a_step_clicked_while_a_page_loads_keeps_the_page(browser_context, st_se
             assert page.locator('[data-testid="stMain"] [data-testid="stElementContainer"]').count() >= 5
 
 
+@pytest.mark.parametrize("gap_ms", [0, 60])
+def test_quick_clicks_on_next_move_once_each(browser_context, st_server, gap_ms):
+    """▶ pressed several times faster than a rerun: every click counts (the slider value a click
+    carries, read before the last step drew, is not taken for a drag back)."""
+    clicks = 5
+    page = browser_context()
+    with screenshot_on_failure(page, f"room_quick_clicks_{gap_ms}"):
+        open_url(page, f"{st_server}/schedule")
+        for _ in range(clicks):
+            page.locator(".st-key-next_event button").first.click()
+            page.wait_for_timeout(gap_ms)
+        settle(page)
+        page.wait_for_timeout(500)
+        settle(page)
+        assert status_step(page) == expected_positions("default.yaml", "event", clicks)[-1]
+
+
 def test_back_and_forward_restore_the_step(browser_context, st_server):
     first, second = expected_positions("default.yaml", "pod", 2)
     page = browser_context()

@@ -11,7 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from kubesched.trace import Kind, plugin_calls
-from kubesched.ui import session
+from kubesched.ui import session, stepper
 from kubesched.ui.figures import binding as bfig
 from kubesched.ui.figures import configuration as cfig
 from kubesched.ui.figures import events as efig
@@ -122,7 +122,7 @@ def test_selecting_an_event_row_moves_the_cursor(kinds, row):
     at.run()
     _ok(at)
     assert sim.cursor == efig.cursor_for_row({"seq": seq})
-    assert at.slider(key="step").value == sim.cursor
+    assert at.slider(key=stepper.slider_key(at.session_state)).value == sim.cursor
     assert int(_table(at, "events_table_").value["seq"][0]) == seq  # newest first: the jumped-to record
 
 

@@ -56,7 +56,7 @@ def test_opens_on_the_default_cluster(app):
     assert sim.inputs.filename.endswith(DEFAULT_CLUSTER)
     assert (sim.cursor, len(sim.trace), sim.digest()) == (0, len(expected.trace), expected.digest())
     assert status(app) == ("0", 0, 0, len(expected.trace))
-    assert app.slider(key="step").value == 0
+    assert app.slider(key=stepper.slider_key(app.session_state)).value == 0
     assert app.title[0].value == t("home.title", "en")
 
 
@@ -84,19 +84,19 @@ def test_stepper_moves_the_cursor(unit):
     second = expected.step(unit)
     at = run_app()
     click(at, f"next_{unit}")
-    assert at.session_state["sim"].cursor == first and at.slider(key="step").value == first
+    assert at.session_state["sim"].cursor == first and at.slider(key=stepper.slider_key(at.session_state)).value == first
     click(at, f"next_{unit}")
     assert status(at)[2] == second
     assert at.query_params["step"] == str(second)
     click(at, f"back_{unit}")
     assert status(at)[2] == first
-    assert at.slider(key="step").value == first
+    assert at.slider(key=stepper.slider_key(at.session_state)).value == first
 
 
 def test_slider_and_run_to_idle():
     at = run_app()
     total = len(at.session_state["sim"].trace)
-    at.slider(key="step").set_value(100).run()
+    at.slider(key=stepper.slider_key(at.session_state)).set_value(100).run()
     assert status(at)[2] == 100
     expected = fresh()
     expected.seek(100)
@@ -113,7 +113,7 @@ def test_url_step_is_honoured(step):
     expected = fresh("taints.yaml")
     expected.seek(int(step))
     assert at.session_state["sim"].cursor == int(step)
-    assert at.slider(key="step").value == int(step)
+    assert at.slider(key=stepper.slider_key(at.session_state)).value == int(step)
     assert status(at)[:3] == (f"{expected.time:g}", expected.cycle, int(step))
 
 
