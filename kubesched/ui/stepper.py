@@ -103,14 +103,20 @@ def _running(sim: Simulation) -> bool:
 def on_slide(key: str) -> None:
     """A drag of the slider drawn last, to a value other than the one it showed; Streamlit also calls
     this for an unmoved slider after a timer's tick, and for the one drawn before (``slider_key``)."""
-    n, shown = st.session_state.get(_SLIDER, (0, 0))
     value = int(st.session_state[key])
-    if key != f"{STEP_KEY}_{n}" or value == shown:
+    if not is_drag(key, value, st.session_state.get(_SLIDER, (0, 0))):
         return
     sim = session.current()
     with computing():
         sim.seek(value)
     _moved(sim)
+
+
+def is_drag(key: str, value: int, drawn: tuple[int, int]) -> bool:
+    """A slider value is a drag only for the slider drawn last (``drawn``: the number in its key and
+    the cursor it showed) and only when it differs from what that slider showed."""
+    n, shown = drawn
+    return key == f"{STEP_KEY}_{n}" and value != shown
 
 
 def on_play() -> None:

@@ -6,8 +6,10 @@ scenario YAML), ``?step=`` (the cursor), ``?lang=``, ``?present=``; the Lessons 
 ``?lesson=`` and ``?lstep=``.
 
 Every step writes ``?step=`` (Streamlit pushes a history entry). Back or Forward reruns the app
-with the older URL: a ``?step=`` different from the one this session wrote last came from the
-browser's history, and the cursor goes there. A run too big to carry in the URL gets no
+with the older URL (a rerun Streamlit marks as history navigation): a ``?step=`` there different
+from the one this session wrote last came from the browser's history, and the cursor goes there.
+Any other rerun may carry a ``?step=`` older than the last one written (a click sent before that
+URL reached the browser): it is not a move. A run too big to carry in the URL gets no
 ``?cluster=`` (it would name the wrong run); the sidebar says it cannot be reproduced from the URL.
 """
 
@@ -17,6 +19,7 @@ import base64
 import zlib
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 STEP, CLUSTER, SCENARIO, LANG = "step", "cluster", "scenario", "lang"
 URL_SCENARIO_LIMIT = 8000          # characters of ?scenario= (links stay well under browser limits)
@@ -54,6 +57,9 @@ def write_step(cursor: int) -> None:
 
 def history_step() -> int | None:
     """The ``?step=`` Back/Forward brought back, if it differs from the one written last; else None."""
+    ctx = get_script_run_ctx()
+    if ctx is None or not ctx.is_history_navigation:
+        return None
     step, written = st.query_params.get(STEP), st.session_state.get(_WRITTEN)
     if written is None or step is None or step == written or not step.isdigit():
         return None

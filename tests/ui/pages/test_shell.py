@@ -226,3 +226,13 @@ def test_sidebar_lists_the_refused_actions_of_the_run(lang):
         t("home.action_errors", lang, n=1),
         "- " + md(t("home.action_error", lang, time=3.0, where="spec.actions[0]", action="delete Pod default/ghost",
                     error='pods "ghost" not found'))]
+
+
+@pytest.mark.parametrize(("key", "value", "drawn", "expected"), [
+    ("step_3", 40, (3, 12), True),    # the slider drawn last, moved: a drag
+    ("step_3", 12, (3, 12), False),   # unmoved (Streamlit reports it after a timer's tick)
+    ("step_2", 0, (3, 12), False),    # the slider shown before the last step: a stale value
+    ("step_2", 12, (3, 12), False),
+])
+def test_only_a_moved_current_slider_is_a_drag(key, value, drawn, expected):
+    assert stepper.is_drag(key, value, drawn) is expected
