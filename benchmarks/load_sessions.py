@@ -67,6 +67,7 @@ BROWSER_ARGS = CHROMIUM_ARGS + ["--disable-background-timer-throttling", "--disa
                                 "--disable-backgrounding-occluded-windows"]
 POLL_MS = 100
 TIMEOUT_MS = 240_000   # one action; longer counts as a failure of the room
+UPLOAD_PAUSE_MS = 1000  # a learner's pause between seeing the uploader and dropping a file on it
 CATCH_UP_S = 30        # how long a view may take to show the session's own state once the page settled
 EDIT_EVERY = 4
 ARRIVAL_GAP = 1.0       # seconds between two learners opening the dashboard
@@ -233,8 +234,15 @@ async def open_app(page: Page, url: str, tally: Tally) -> None:
 async def upload(page: Page, name: str, text: str, tally: Tally) -> None:
     """Upload ``text`` as ``name`` on Home; once more if the sidebar does not name it within a minute
     (counted: a learner would have to upload again)."""
+    dropzone = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
     for attempt in range(2):
-        await page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
+        # a file set on the input while the page's first runs are still drawing it is dropped without a
+        # request (the browser never uploads it): pick it once the uploader has been drawn and stayed
+        await dropzone.wait_for(state="attached")
+        await settle(page)
+        await page.wait_for_timeout(UPLOAD_PAUSE_MS)
+        await settle(page)
+        await dropzone.set_input_files(
             files=[{"name": name, "mimeType": "application/x-yaml", "buffer": text.encode()}])
         try:
             await page.locator('[data-testid="stSidebar"]').get_by_text(name).first.wait_for(timeout=60_000)

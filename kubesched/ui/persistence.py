@@ -68,20 +68,26 @@ def _write_link() -> tuple[bool, str | None, str | None]:
     return fits, key, text
 
 
-def _restore(stored: dict) -> None:
-    """Once per session, when the browser answered: the too-big run of ``?run=``, then the draft."""
+def _restore(stored: dict) -> bool:
+    """Once per session, when the browser answered: the too-big run of ``?run=``, then the draft.
+    Returns whether anything changed (a run loaded, a draft restored, a run said to be lost)."""
+    changed = False
     wanted = st.query_params.get(RUN)
     if wanted and stored.get("run_key") == wanted and isinstance(stored.get("run_text"), str):
         step = url_state.start_step()
         loaded = not session.load_cluster_text(stored["run_text"], str(stored.get("run_source") or "saved run"))
         if loaded and step is not None:
             session.current().seek(step)
+        changed = True
     elif wanted:
         st.session_state[_NOTICE] = "lost"
+        changed = True
     draft = stored.get("draft")
     if isinstance(draft, str) and draft != session.valid_cluster_text() and stored.get("draft_base") == \
             st.session_state.get(_START):
         session.restore_draft(draft)
+        changed = True
+    return changed
 
 
 def render(lang: str) -> None:
@@ -92,8 +98,8 @@ def render(lang: str) -> None:
         stored = browser.local_store(None)
         if stored is not None:                      # the browser answered: restore once, then go on
             st.session_state[_READ] = True
-            _restore(stored)
-            st.rerun()
+            if _restore(stored):                    # a rerun for nothing restored would drop what the
+                st.rerun()                          # learner did meanwhile (an upload just picked)
         if st.session_state[_START].startswith(f"{RUN}:"):
             return                                  # the session opened on a saved run: wait for the answer
         fits = _write_link()[0]
