@@ -392,8 +392,6 @@ def report(alone: Tally, tallies: list[Tally], base: float, loaded: float, end: 
     exceptions = [e for t in tallies for e in t.exceptions] + alone.exceptions
     tracebacks = log_text.count("Traceback (most recent call last)")
     leaks = [x for t in tallies for x in t.leaks] + alone.leaks
-    m1, p1 = statistics.median(alone.steps), pct(alone.steps, 0.95)
-    mn, pn = statistics.median(steps), pct(steps, 0.95)
     heavy = len(tallies) > sessions
     print(f"sessions {sessions}{' + 1 running 2,400 x 100 to idle over and over' if heavy else ''} · "
           f"actions {sum(t.actions for t in tallies)} · steps {len(steps)}")
@@ -402,8 +400,13 @@ def report(alone: Tally, tallies: list[Tally], base: float, loaded: float, end: 
           f" · reloads of a page that had not drawn: {sum(t.reloads for t in tallies)}")
     for line in (exceptions + leaks)[:20]:
         print("  ", line)
-    print(f"step latency, one session alone: median {m1:.3f} s, p95 {p1:.3f} s ({len(alone.steps)} steps)")
-    print(f"step latency, {sessions} sessions: median {mn:.3f} s ({mn / m1:.2f}×), p95 {pn:.3f} s ({pn / p1:.2f}×)")
+    if alone.steps and steps:
+        m1, p1 = statistics.median(alone.steps), pct(alone.steps, 0.95)
+        mn, pn = statistics.median(steps), pct(steps, 0.95)
+        print(f"step latency, one session alone: median {m1:.3f} s, p95 {p1:.3f} s ({len(alone.steps)} steps)")
+        print(f"step latency, {sessions} sessions: median {mn:.3f} s ({mn / m1:.2f}×), p95 {pn:.3f} s ({pn / p1:.2f}×)")
+    else:
+        print(f"step latency: not measured ({len(alone.steps)} steps alone, {len(steps)} with {sessions} sessions)")
     print(f"server RSS: after one session {base:.0f} MiB · {sessions} sessions loaded {loaded:.0f} MiB · "
           f"end {end:.0f} MiB · per session {(max(loaded, end) - base) / sessions:.1f} MiB")
     timeline = rss.samples[:: max(1, len(rss.samples) // 12)]
