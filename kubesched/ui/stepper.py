@@ -116,7 +116,7 @@ def is_drag(key: str, value: int, drawn: tuple[int, int]) -> bool:
     """A slider value is a drag only for the slider drawn last (``drawn``: the number in its key and
     the cursor it showed) and only when it differs from what that slider showed."""
     n, shown = drawn
-    return key == f"{STEP_KEY}_{n}" and value != shown
+    return key == _slider_key(n) and value != shown
 
 
 def on_play() -> None:
@@ -199,17 +199,21 @@ def _position(part: str, inline: bool = False) -> None:
         url_state.write_step(sim.cursor)
         return
     n, _ = st.session_state.get(_SLIDER, (0, 0))
-    if st.session_state.get(f"{STEP_KEY}_{n}", sim.cursor) != sim.cursor:   # moved otherwise than by this slider
+    if st.session_state.get(_slider_key(n), sim.cursor) != sim.cursor:   # moved otherwise than by this slider
         n += 1
     st.session_state[_SLIDER] = (n, sim.cursor)
-    key = slider_key(st.session_state)
+    key = _slider_key(n)
     st.slider(t("stepper.slider", lang), min_value=0, max_value=max(1, len(sim.trace)), value=sim.cursor,
               key=key, on_change=on_slide, args=(key,), help=t("stepper.slider_help", lang))
 
 
 def slider_key(state) -> str:
     """The key of the slider drawn now (``state``: the session state, or an AppTest's)."""
-    return f"{STEP_KEY}_{state[_SLIDER][0] if _SLIDER in state else 0}"
+    return _slider_key(state[_SLIDER][0] if _SLIDER in state else 0)
+
+
+def _slider_key(n: int) -> str:
+    return f"{STEP_KEY}_{n}"
 
 
 def _render_column() -> None:

@@ -55,10 +55,15 @@ def write_step(cursor: int) -> None:
         st.query_params[STEP] = wanted
 
 
+def is_history_navigation() -> bool:
+    """This rerun was started by the browser's Back or Forward (not a click carrying an old URL)."""
+    ctx = get_script_run_ctx()
+    return ctx is not None and ctx.is_history_navigation
+
+
 def history_step() -> int | None:
     """The ``?step=`` Back/Forward brought back, if it differs from the one written last; else None."""
-    ctx = get_script_run_ctx()
-    if ctx is None or not ctx.is_history_navigation:
+    if not is_history_navigation():
         return None
     step, written = st.query_params.get(STEP), st.session_state.get(_WRITTEN)
     if written is None or step is None or step == written or not step.isdigit():

@@ -14,7 +14,7 @@ import streamlit as st
 
 from kubesched.lessons import claims, player, quiz, runner, whatif
 from kubesched.lessons import format as fmt
-from kubesched.ui import charts, claim_text, session
+from kubesched.ui import charts, claim_text, session, url_state
 from kubesched.ui.figures import lessons as rows
 from kubesched.ui.i18n import t
 from kubesched.ui.stepper import render_status
@@ -62,8 +62,10 @@ def _on_pick() -> None:
 
 
 wanted = st.query_params.get(LESSON)
-if wanted in ids and st.session_state.get(PICK) != wanted:
-    # a URL naming another lesson wins: a reload, a link or Back/Forward keeps the session
+if wanted in ids and st.session_state.get(PICK) != wanted and (
+        PICK not in st.session_state or url_state.is_history_navigation()):
+    # a URL naming another lesson wins when it opens the page (a reload, a link) or comes back with
+    # Back/Forward; a click sent before the last pick reached the URL carries the lesson before it
     st.session_state[PICK] = wanted
 elif PICK not in st.session_state:
     st.session_state[PICK] = ids[0]

@@ -166,3 +166,17 @@ def test_a_big_filter_matrix_is_summarized(big):
     assert any(t("large.show_all", "en") == w.label for w in big.toggle)
     scores = json.loads(next(c for c in big.get("plotly_chart") if c.key == "schedule_scores").proto.spec)
     assert len(scores["data"][0]["y"]) == 15
+
+
+@pytest.mark.parametrize(("history", "shown"), [
+    (False, "01-first-pod"),   # a click that still carried the URL of the lesson before: the pick stays
+    (True, "04-queues"),       # Back/Forward to that lesson's URL: the page follows it
+])
+def test_only_back_and_forward_change_the_lesson_a_session_shows(monkeypatch, history, shown):
+    at = run_app(lesson="01-first-pod")
+    at.switch_page(LESSONS).run()
+    assert at.session_state["lesson_pick"] == "01-first-pod"
+    monkeypatch.setattr(url_state, "is_history_navigation", lambda: history)
+    at.query_params["lesson"] = "04-queues"
+    at.run()
+    assert not at.exception and at.session_state["lesson_pick"] == shown
