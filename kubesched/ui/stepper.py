@@ -65,15 +65,11 @@ def status(sim: Simulation) -> dict[str, object]:
 
 
 # -- callbacks (the only places the cursor changes) ------------------------------------------------
-def _moved(sim: Simulation) -> None:
-    fragments.after_cursor_move()
-
-
 def on_move(unit: str, direction: int) -> None:
     sim = session.current()
     with computing():
         move(sim, unit, direction)
-    _moved(sim)
+    fragments.after_cursor_move()
 
 
 def on_run_to_idle() -> None:
@@ -86,7 +82,7 @@ def on_run_to_idle() -> None:
         fragments.rerun_app()   # arms the slices' timer
         return
     sim.run_until_idle()
-    _moved(sim)
+    fragments.after_cursor_move()
 
 
 def on_stop_run() -> None:
@@ -109,7 +105,7 @@ def on_slide(key: str) -> None:
     sim = session.current()
     with computing():
         sim.seek(value)
-    _moved(sim)
+    fragments.after_cursor_move()
 
 
 def is_drag(key: str, value: int, drawn: tuple[int, int]) -> bool:
@@ -131,7 +127,7 @@ def on_reset() -> None:
     st.session_state[RUNNING_KEY] = None
     if timers:   # a run in slices or autoplay ends with the run it belonged to
         fragments.rerun_app()
-    _moved(session.current())
+    fragments.after_cursor_move()
 
 
 # -- rendering -------------------------------------------------------------------------------------
