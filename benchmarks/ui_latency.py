@@ -10,6 +10,11 @@ has painted two frames. Printed, with the issue-16 targets:
 - opening the Cluster page on 1000 nodes ÷ opening it on default.yaml (≤ 3×);
 - first page interactive on a warm server: a new browser tab until the stepper answers (≤ 3 s).
 
+``--phases`` also prints where a step's time goes (medians, ms after the click): the browser hears
+the script run start, the run end, the last change to the page, the page settled. The gap from
+the run's start to its end is the server's script run plus the browser applying each element it
+sends; the gap after it is the browser drawing.
+
 Run from the repository root: ``python benchmarks/ui_latency.py`` (``--clicks 10 --nodes 1000``).
 Needs /usr/bin/chromium. Figures move with the machine's load; the ratios are measured in one run.
 """
@@ -135,6 +140,41 @@ def open_page(page: Page, name: str) -> float:
     return timed(lambda: page.locator(f'[data-testid="stSidebarNav"] a[href$="/{name}"]').first.click(), done)
 
 
+PHASES = ("run started", "run ended", "last change", "settled")
+_OBSERVE_JS = """() => { window.__ks = {states: [], last: 0}; const app = document.querySelector('[data-testid="stApp"]');
+  new MutationObserver(ms => { for (const m of ms) {
+    if (m.attributeName === 'data-test-script-state')
+      window.__ks.states.push([app.getAttribute('data-test-script-state'), performance.now()]);
+    else window.__ks.last = performance.now(); } })
+  .observe(app, {attributes: true, subtree: true, childList: true, characterData: true}); }"""
+
+
+def phase_times(page: Page, selector: str) -> tuple[float, ...]:
+    """One click on ``selector``: ms after it until each of ``PHASES`` (an observer must be attached)."""
+    page.wait_for_selector(IDLE)
+    page.evaluate("() => { window.__ks.states = []; window.__ks.last = 0; }")
+    start = page.evaluate("() => performance.now()")
+    page.locator(selector).first.click()
+    page.wait_for_function("() => window.__ks.states.some(s => s[0] === 'notRunning')", timeout=600_000)
+    settle(page)
+    states, last, settled = page.evaluate("() => [window.__ks.states, window.__ks.last, performance.now()]")
+    began = next((at for state, at in states if state == "running"), start)
+    ended = [at for state, at in states if state == "notRunning"][-1]
+    return tuple(at - start for at in (began, ended, max(last, ended), settled))
+
+
+def phase_breakdown(ctx: Any, url: str, unit: str, clicks: int) -> str:
+    """``clicks`` steps by ``unit`` from the start of the run, in a new tab (a session of its own)."""
+    page = ctx.new_page()
+    page.goto(url)
+    settle(page)
+    page.evaluate(_OBSERVE_JS)
+    rows = [phase_times(page, f".st-key-next_{unit} button") for _ in range(clicks)]
+    page.close()
+    medians = [statistics.median(column) for column in zip(*rows)]
+    return f"▶ {unit}: " + " · ".join(f"{name} {ms:.0f}" for name, ms in zip(PHASES, medians))
+
+
 def median(samples: list[float]) -> float:
     return statistics.median(samples)
 
@@ -165,6 +205,7 @@ def main() -> None:
     parser.add_argument("--clicks", type=int, default=10, help="clicks per figure (at least 10)")
     parser.add_argument("--nodes", type=int, default=1000)
     parser.add_argument("--pods", type=int, default=30)
+    parser.add_argument("--phases", action="store_true", help="also print where a step's time goes")
     args = parser.parse_args()
     clicks = max(10, args.clicks)
     results: dict[str, float] = {}
@@ -183,6 +224,8 @@ def main() -> None:
             settle(page)
             event = steps(page, "event", clicks)
             pod = steps(page, "pod", clicks)
+            phases = [phase_breakdown(ctx, f"{url}/schedule?cluster=default.yaml", unit, clicks)
+                      for unit in ("event", "pod")] if args.phases else []
             cluster_small = page_switches(page, "cluster", clicks)
             first = []
             for _ in range(clicks):
@@ -200,6 +243,8 @@ def main() -> None:
                "cluster_small": median(cluster_small), "large_pod": median(large_pod),
                "large_cluster": median(cluster_large), "first_load": median(first)}
     report(results, clicks, args.nodes)
+    for line in phases:
+        print(f"{line} (medians, ms after the click)")
 
 
 def report(r: dict[str, float], clicks: int, nodes: int) -> None:
