@@ -171,7 +171,7 @@ def phase_breakdown(ctx: Any, url: str, unit: str, clicks: int) -> str:
     page.evaluate(_OBSERVE_JS)
     rows = [phase_times(page, f".st-key-next_{unit} button") for _ in range(clicks)]
     page.close()
-    medians = [statistics.median(column) for column in zip(*rows)]
+    medians = [median(list(column)) for column in zip(*rows)]
     return f"▶ {unit}: " + " · ".join(f"{name} {ms:.0f}" for name, ms in zip(PHASES, medians))
 
 
