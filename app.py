@@ -23,6 +23,7 @@ from kubesched.ui import (
 )
 from kubesched.ui.i18n import LANGUAGE_NAMES, LANGUAGES, t
 from kubesched.ui.pages._exports import render_exports
+from kubesched.ui.widget_default import index_of
 
 PAGES = ("home", "cluster", "startup", "queues", "schedule", "preemption", "binding", "configuration",
          "lessons", "events")
@@ -52,6 +53,7 @@ with st.sidebar:
         stepper.render_stepper()
     st.divider()
     st.radio(t("app.language", lang), LANGUAGES, format_func=LANGUAGE_NAMES.get, key="lang", horizontal=True,
+             index=index_of("lang", LANGUAGES),
              on_change=url_state.write_lang)
     session.render_picker()
     persistence.render(lang)

@@ -32,6 +32,7 @@ from kubesched.sim.simulation import CHECKPOINT_LIMIT, Simulation, reclaim_dropp
 from kubesched.sim.vocabulary import INPUT_ERRORS
 from kubesched.ui import url_state
 from kubesched.ui.status import computing
+from kubesched.ui.widget_default import index_of
 
 LINK_SOURCE = "scenario from the link"
 LINK_REFUSED = "_link_refused"   # True when ?scenario= did not decode or load (the sample opened instead)
@@ -240,7 +241,8 @@ def render_picker() -> None:
     from kubesched.ui.i18n import t
 
     lg = lang()
-    st.selectbox(t("home.picker", lg), sample_clusters(), key=CLUSTER, on_change=on_pick_cluster)
+    names = sample_clusters()
+    st.selectbox(t("home.picker", lg), names, key=CLUSTER, index=index_of(CLUSTER, names), on_change=on_pick_cluster)
     source = cluster_source()
     if source != st.session_state.get(CLUSTER):
         st.caption(t("home.custom_source", lg))

@@ -16,6 +16,7 @@ from kubesched.ui.figures import binding as fig
 from kubesched.ui.figures.markup import links_line
 from kubesched.ui.fragments import cursor_views
 from kubesched.ui.i18n import t
+from kubesched.ui.widget_default import index_of
 
 PICK_KEY = "binding_pick"
 FOLLOW_KEY = "binding_follow"
@@ -44,7 +45,8 @@ def views() -> None:
     default = (at_cursor.pod, at_cursor.cycle) if at_cursor is not None else keys[-1]
     if follow or st.session_state.get(PICK_KEY) not in keys:
         st.session_state[PICK_KEY] = default
-    pick = st.selectbox(t("binding.pick", lang), keys, key=PICK_KEY, format_func=labels.get, disabled=follow)
+    pick = st.selectbox(t("binding.pick", lang), keys, key=PICK_KEY, index=index_of(PICK_KEY, keys),
+                        format_func=labels.get, disabled=follow)
     pod, cycle = pick
 
     steps = fig.binding_steps(visible, pod, cycle)

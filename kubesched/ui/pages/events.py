@@ -16,6 +16,7 @@ from kubesched.ui.figures import events as fig
 from kubesched.ui.figures.markup import links_line
 from kubesched.ui.fragments import cursor_views
 from kubesched.ui.i18n import t
+from kubesched.ui.widget_default import index_of
 
 ROW_LIMIT = 5000
 KINDS, POD, NODE, PLUGIN, CYCLE, SEARCH, NEWEST = ("events_kinds", "events_pod", "events_node", "events_plugin",
@@ -79,7 +80,8 @@ def views() -> None:
         current_pod = sim.current_pod
         if st.session_state.get(DESCRIBE_POD) not in pods:
             st.session_state[DESCRIBE_POD] = current_pod if current_pod in pods else pods[0]
-        chosen = st.selectbox(t("events.describe.pod", lang), pods, key=DESCRIBE_POD)
+        chosen = st.selectbox(t("events.describe.pod", lang), pods, key=DESCRIBE_POD,
+                              index=index_of(DESCRIBE_POD, pods))
         events = fig.pod_events(state.events, chosen)
         st.caption(t("events.describe.caption", lang, now=state.time))
         st.code(fig.describe_text(events, state.time), language=None)

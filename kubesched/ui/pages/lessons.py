@@ -18,6 +18,7 @@ from kubesched.ui import charts, claim_text, session, url_state
 from kubesched.ui.figures import lessons as rows
 from kubesched.ui.i18n import t
 from kubesched.ui.stepper import render_status
+from kubesched.ui.widget_default import index_of
 
 RUN, PROGRESS, PICK, EMPTY = "lesson_run", "lesson_progress", "lesson_pick", "lesson_empty_choice"
 LESSON, LSTEP = "lesson", "lstep"      # this page's URL keys
@@ -69,7 +70,7 @@ if wanted in ids and st.session_state.get(PICK) != wanted and (
     st.session_state[PICK] = wanted
 elif PICK not in st.session_state:
     st.session_state[PICK] = ids[0]
-lesson_id = st.selectbox(t("lessons.pick", lang), ids, key=PICK, on_change=_on_pick,
+lesson_id = st.selectbox(t("lessons.pick", lang), ids, key=PICK, index=index_of(PICK, ids), on_change=_on_pick,
                          format_func=lambda i: _lesson(i).title)
 lesson = _lesson(lesson_id)
 try:

@@ -16,6 +16,7 @@ from kubesched.ui.figures import queues as fig
 from kubesched.ui.figures.markup import links_line
 from kubesched.ui.fragments import cursor_views
 from kubesched.ui.i18n import t
+from kubesched.ui.widget_default import index_of
 
 AXES = ("time", "seq")
 AXIS_KEY = "queues_axis"
@@ -33,7 +34,7 @@ def views() -> None:
     st.subheader(t("queues.counts_header", lang))
     if AXIS_KEY not in st.session_state:
         st.session_state[AXIS_KEY] = cached("queues.default_axis", lambda: fig.default_axis(trace))
-    axis = st.radio(t("queues.axis", lang), AXES, key=AXIS_KEY, horizontal=True,
+    axis = st.radio(t("queues.axis", lang), AXES, key=AXIS_KEY, index=index_of(AXIS_KEY, AXES), horizontal=True,
                     format_func=lambda a: t(f"queues.axis_{a}", lang))
     charts.show(cached("queues.counts", lambda: fig.counts_figure(trace, cursor, sim.time, axis=axis, lang=lang),
                        axis), "queues_counts")

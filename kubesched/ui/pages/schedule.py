@@ -25,6 +25,7 @@ from kubesched.ui.figures.markup import md, section_link
 from kubesched.ui.fragments import cursor_views
 from kubesched.ui.i18n import t
 from kubesched.ui.pages._exports import chart_download
+from kubesched.ui.widget_default import index_of
 
 CYCLE_KEY, WHOLE_KEY, NODE_KEY, UNIFORM_KEY = ("schedule_cycle", "schedule_whole", "schedule_why_node",
                                                "schedule_hide_uniform")
@@ -213,7 +214,7 @@ def why_section(records: Sequence[Record], option: fig.CycleOption, lang: str) -
     st.markdown(f"#### {t('schedule.why', lang)}")
     if st.session_state.get(NODE_KEY) not in nodes:
         st.session_state[NODE_KEY] = nodes[0]
-    node = st.selectbox(t("schedule.why_node", lang), nodes, key=NODE_KEY)
+    node = st.selectbox(t("schedule.why_node", lang), nodes, key=NODE_KEY, index=index_of(NODE_KEY, nodes))
     limit = (records[-1].seq + 1) if records else sim.cursor
     explanation = explain_pod(sim.trace[:limit], sim.state(), option.pod, node)
     text = words(focus_phrase(explanation, node), lambda key: t(f"why.{key}", lang))
