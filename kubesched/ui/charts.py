@@ -84,8 +84,15 @@ def _darken(spec: dict[str, Any]) -> None:
         if not annotation.get("bgcolor"):
             _lighten(annotation.setdefault("font", {}))
     for trace in spec.get("data", []):
-        if trace.get("type") == "scatter" and "text" in str(trace.get("mode", "")):
-            _lighten(trace.setdefault("textfont", {}))     # scatter text sits on the paper
+        if _text_on_paper(trace):
+            _lighten(trace.setdefault("textfont", {}))
+
+
+def _text_on_paper(trace: dict[str, Any]) -> bool:
+    """Whether the trace's text is drawn on the paper: a scatter's text, a bar's text outside it."""
+    if trace.get("type") == "scatter":
+        return "text" in str(trace.get("mode", ""))
+    return trace.get("type") == "bar" and trace.get("textposition") == "outside"
 
 
 def _lighten(font: dict[str, Any]) -> None:

@@ -214,14 +214,14 @@ def _slider_key(n: int) -> str:
 
 def _render_column() -> None:
     lang = session.lang()
-    title, sheet = st.columns([5, 1], vertical_alignment="center")
+    title, sheet = st.columns([3, 1], vertical_alignment="center")
     title.markdown(f"**{t('stepper.title', lang)}**")
     with sheet:
         shortcuts.render_sheet(lang)
     _position("status")
     for unit in UNITS:
         _step_buttons(unit, lang, st.columns([5, 3, 5], vertical_alignment="center", gap="xsmall"))
-    idle, reset = st.columns(2)
+    idle, reset = st.columns([3, 2])   # the idle button also shows its shortcut
     _idle_button(lang, idle)
     reset.button(t("stepper.reset", lang), key="reset_sim", on_click=on_reset, width="stretch", icon=ICONS["reset"],
                  help=t("stepper.reset_help", lang))

@@ -79,7 +79,7 @@ def sample_card(path: Path, lang: str = "en") -> SampleCard:
 @dataclass(frozen=True, slots=True)
 class ResourceBar:
     resource: str
-    requested: str        # canonical quantity (pods: number of pods on the node)
+    requested: str        # canonical quantity, in millis when either side is (pods: number of pods on the node)
     allocatable: str
     fraction: float       # requested / allocatable, 0 when nothing is allocatable (may exceed 1)
 
@@ -124,8 +124,16 @@ def resource_bars(node: NodeState) -> tuple[ResourceBar, ...]:
         used = str(len(node.pods)) if name == "pods" else requested.get(name, "0")
         total = allocatable[name]
         cap = _milli(total)
-        bars.append(ResourceBar(name, used, total, _milli(used) / cap if cap > 0 else 0.0))
+        bars.append(ResourceBar(name, *_one_scale(used, total), _milli(used) / cap if cap > 0 else 0.0))
     return tuple(bars)
+
+
+def _one_scale(used: str, total: str) -> tuple[str, str]:
+    """Both sides in millis when either is (``6`` of ``7910m`` reads ``6000m / 7910m``): canonical
+    quantities pick their suffix one by one, and a learner compares the two numbers."""
+    if (used.endswith("m") or total.endswith("m")) and used != "0":
+        return f"{_milli(used)}m", f"{_milli(total)}m"
+    return used, total
 
 
 def node_cards(state: SimState) -> tuple[NodeCard, ...]:

@@ -255,11 +255,13 @@ def phase_timeline_figure(spans: Sequence[PhaseSpan], lang: str = "en") -> go.Fi
 
 
 def _two_lines(phase: str) -> str:
-    """``PreFilter`` → ``Pre<br>Filter``: a box label stays horizontal in a narrow box (1024 px)."""
-    for i in range(1, len(phase)):
-        if phase[i].isupper() and phase[i - 1].islower():
-            return f"{phase[:i]}<br>{phase[i:]}"
-    return phase
+    """``PreFilter`` → ``Pre<br>Filter``, ``WaitOnPermit`` → ``WaitOn<br>Permit``: split at the word
+    boundary nearest the middle, so a box label stays horizontal in a narrow box (1024 px)."""
+    cuts = [i for i in range(1, len(phase)) if phase[i].isupper() and phase[i - 1].islower()]
+    if not cuts:
+        return phase
+    i = min(cuts, key=lambda c: max(c, len(phase) - c))
+    return f"{phase[:i]}<br>{phase[i:]}"
 
 
 # -- the pick and the failure -----------------------------------------------------------------------------

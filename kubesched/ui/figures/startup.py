@@ -333,7 +333,7 @@ def _legend(fig: go.Figure, names: Sequence[str], steps: Sequence[TimelineStep],
     seen = {s.step for s in steps if s.kind == "election"}
     for step, symbol in TRANSITION_SYMBOLS.items():
         if step in seen:
-            entry(step, {"size": 11, "symbol": symbol, "color": "#888888", "line": {"color": "#333333", "width": 1}})
+            entry(step_label(step, lang), {"size": 11, "symbol": symbol, "color": "#888888", "line": {"color": "#333333", "width": 1}})
     if leases:
         entry(t("startup.lease_held", lang), {"size": 14, "symbol": "line-ew", "color": "#888888",
                                                "line": {"width": 8, "color": "#BBBBBB"}})

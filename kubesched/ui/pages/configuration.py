@@ -90,17 +90,14 @@ st.markdown(t("config.intro", lang))
 st.caption(t("config.source.given" if sim.inputs.config_given else "config.source.default", lang))
 
 num_nodes = fig.node_count(sim.inputs.objects)
-left, right = st.columns([3, 2])
-with left:
-    st.subheader(t("config.settings", lang))
-    st.dataframe(fig.settings_rows(config, num_nodes, lang), hide_index=True, key="config_settings", width="stretch")
-with right:
-    st.subheader(t("config.extenders", lang))
-    extenders = fig.extender_rows(config, lang)
-    if extenders:
-        st.dataframe(extenders, hide_index=True, key="config_extenders", width="stretch")
-    else:
-        st.text(t("config.no_extenders", lang))
+st.subheader(t("config.settings", lang))   # full width: the "what it means here" column is read whole
+st.dataframe(fig.settings_rows(config, num_nodes, lang), hide_index=True, key="config_settings", width="stretch")
+st.subheader(t("config.extenders", lang))
+extenders = fig.extender_rows(config, lang)
+if extenders:
+    st.dataframe(extenders, hide_index=True, key="config_extenders", width="stretch")
+else:
+    st.text(t("config.no_extenders", lang))
 
 st.subheader(t("config.profiles", lang))
 names = [p.scheduler_name for p in config.profiles]

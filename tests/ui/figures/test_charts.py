@@ -15,6 +15,8 @@ def figure() -> go.Figure:
                          textfont={"size": 11, "color": "#000000"}), row=1, col=1)
     fig.add_trace(go.Scatter(x=[1], y=[2], mode="text", text=["1000479"], textfont={"size": 13}), row=1, col=2)
     fig.add_trace(go.Scatter(x=[1], y=[2], mode="markers+text", text=["label"]), row=1, col=2)
+    fig.add_trace(go.Bar(x=[1], y=["Reserve"], orientation="h", text=["✓ Success"], textposition="outside",
+                         textfont={"color": "#222222"}), row=1, col=1)
     fig.update_layout(font={"size": 13, "color": "#222222"}, legend={"font": {"size": 11}},
                       margin={"l": 10, "r": 10, "t": 10, "b": 10},
                       annotations=[{"text": "✗ KillLeader", "font": {"color": "#D55E00"}, "x": 0, "y": 1},
@@ -60,6 +62,7 @@ def test_dark_theme_paper_grid_and_text():
     assert [a["font"].get("color") for a in layout["annotations"]] == ["#D55E00", charts.DARK["text"]]
     assert spec["data"][1]["textfont"]["color"] == charts.DARK["text"]   # text on the paper
     assert spec["data"][0]["textfont"]["color"] == "#000000"             # text on a bar keeps its colour
+    assert spec["data"][3]["textfont"]["color"] == charts.DARK["text"]   # text beside a bar is on the paper
 
 
 def test_styling_leaves_the_figure_as_it_was():

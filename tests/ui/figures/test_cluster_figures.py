@@ -67,7 +67,10 @@ def test_sample_card_is_the_file_comment(name):
 @pytest.mark.parametrize("allocatable, requested, pods, expected", [
     ((("cpu", "2"), ("memory", "4Gi"), ("pods", "110")), (("cpu", "500m"), ("memory", "1Gi"), ("pods", "0")),
      ("default/a", "default/b"),
-     [("cpu", "500m", "2", 0.25), ("memory", "1Gi", "4Gi", 0.25), ("pods", "2", "110", 2 / 110)]),
+     [("cpu", "500m", "2000m", 0.25), ("memory", "1Gi", "4Gi", 0.25), ("pods", "2", "110", 2 / 110)]),
+    ((("cpu", "7910m"), ("memory", "29Gi")), (("cpu", "6"), ("memory", "24Gi")), (),
+     [("cpu", "6000m", "7910m", 6000 / 7910), ("memory", "24Gi", "29Gi", 24 / 29)]),
+    ((("cpu", "1930m"),), (), (), [("cpu", "0", "1930m", 0.0)]),
     ((("cpu", "0"), ("example.com/gpu", "2"), ("memory", "1Gi")), (("example.com/gpu", "3"),), (),
      [("cpu", "0", "0", 0.0), ("memory", "0", "1Gi", 0.0), ("example.com/gpu", "3", "2", 1.5)]),
     ((("ephemeral-storage", "10Gi"), ("cpu", "1")), (), (),
@@ -91,8 +94,8 @@ def test_node_cards_follow_the_state(name):
         assert card.pods == n.pods and card.taints == n.taints and card.in_cache
         bars = {b.resource: b for b in card.bars}
         assert bars["pods"].requested == str(len(n.pods))
-        assert bars["cpu"].requested == n.requested_of("cpu")
-        assert bars["cpu"].allocatable == n.allocatable_of("cpu")
+        assert fc._milli(bars["cpu"].requested) == fc._milli(n.requested_of("cpu"))
+        assert fc._milli(bars["cpu"].allocatable) == fc._milli(n.allocatable_of("cpu"))
     placed = {p.key for p in st.pods if p.node}
     assert placed == {key for c in cards for key in c.pods}
 
@@ -112,7 +115,7 @@ def test_allocation_figure_bars_and_colours():
     assert list(bar.y) == ["a", "&lt;b&gt;x&lt;/b&gt;"]
     assert list(bar.x) == [50.0, 150.0]
     assert list(bar.marker.color) == [OKABE_ITO["blue"], OKABE_ITO["vermillion"]]
-    assert list(bar.text) == ["1 / 2", "1500m / 1"]
+    assert list(bar.text) == ["1 / 2", "1500m / 1000m"]
     assert fig.layout.xaxis.range == (0, 100)
 
 

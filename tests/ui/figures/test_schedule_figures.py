@@ -375,3 +375,11 @@ def test_nominated_pod_pass_decides_the_cell():
     polite = fs.nominated_rows(trace.for_cycle(_first_cycle_of(trace, "default/polite")))
     assert [(p.node, p.pass_index, p.nominated_pods, p.code) for p in polite] == [
         ("node-2", 0, ("default/critical-api",), "Unschedulable")]
+
+
+@pytest.mark.parametrize(("phase", "label"), [
+    ("PreFilter", "Pre<br>Filter"), ("WaitOnPermit", "WaitOn<br>Permit"), ("PostBind", "Post<br>Bind"),
+    ("Reserve", "Reserve"), ("Unreserve", "Unreserve"),
+])
+def test_a_phase_box_label_splits_at_the_word_boundary_nearest_its_middle(phase, label):
+    assert fs._two_lines(phase) == label

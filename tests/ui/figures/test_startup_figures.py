@@ -117,6 +117,9 @@ def test_election_figure_draws_the_kill_above_the_axis_and_a_legend():
     assert legend == ["scheduler-a", "scheduler-b", "attempt failed", "acquired", "holds the lease", "KillLeader"]
     assert fig.layout.showlegend is True and fig.layout.legend.xanchor == "left" and fig.layout.legend.x > 1
     assert [tr.name for tr in fig.data if tr.showlegend is not False] == legend     # nothing listed twice
+    zh = [tr.name for tr in s.election_figure(TWO, cursor=6, kill_times=[3.0], lang="zh").data
+          if tr.showlegend is not False and tr.x == (None,)]
+    assert zh[2:4] == [s.step_label("attempt failed", "zh"), s.step_label("acquired", "zh")] != legend[2:4]
     no_kill = s.election_figure(TWO, cursor=6)
     assert not no_kill.layout.shapes and "KillLeader" not in [tr.name for tr in no_kill.data]
 
