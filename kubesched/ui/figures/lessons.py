@@ -137,7 +137,8 @@ def view_panels(view: str, trace: Sequence[Record], cursor: int, time: float, la
         return [Panel("startup", startup.timeline_figure(steps, show_future=False, lang=lang))] if steps else []
     if view == "election":
         return [Panel("election", startup.election_figure(visible, cursor, lang=lang))]
-    counts = queues.counts_figure(visible, cursor, time, lang=lang)
+    # the Queues page's rule: record order when most moves share a timestamp (else t=0 looks empty)
+    counts = queues.counts_figure(visible, cursor, time, axis=queues.default_axis(trace), lang=lang)
     counts.update_layout(legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0})  # clear of the axis title
     return [Panel("queue_counts", counts), Panel("queue_states", queues.state_machine_figure(visible, cursor, lang=lang))]
 

@@ -9,6 +9,8 @@ import pytest
 
 from kubesched.api.meta import ObjectMeta
 from kubesched.explain.cycles import cycle_records
+from kubesched.lessons import format as fmt
+from kubesched.lessons.runner import open_simulation
 from kubesched.sim.edits import Cordon, KillLeader
 from kubesched.sim.simulation import AppliedEdit
 from kubesched.sim.state import NodeState
@@ -16,6 +18,7 @@ from kubesched.trace.records import Kind, LeaderElection, Record, StartupStep, T
 from kubesched.ui.figures import cluster as fc
 from kubesched.ui.figures import lessons as fl
 from kubesched.ui.figures import preemption as fp
+from kubesched.ui.figures import queues as fq
 from kubesched.ui.figures import schedule as fs
 from kubesched.ui.figures import startup as fst
 
@@ -188,3 +191,15 @@ def test_node_count_counts_only_nodes() -> None:
     pod = type("Pod", (), {})
     assert fcfg.node_count([node(), pod(), node(), pod()]) == 2
     assert fcfg.node_count([]) == 0
+
+
+@pytest.mark.parametrize(("lesson_id", "axis"), [("01-first-pod", "seq"), ("04-queues", None)])
+def test_a_lessons_queue_chart_takes_the_queues_pages_axis(lesson_id, axis) -> None:
+    """At t=0 every move shares one timestamp: the chart runs in record order, as on the Queues page."""
+    sim = open_simulation(fmt.load(lesson_id))
+    sim.run_until_idle()
+    expected = axis or fq.default_axis(sim.trace)
+    counts = fq.counts_figure(sim.trace[:20], 20, 0.0, axis=expected)
+    (panel, _states) = fl.view_panels("queues", sim.trace, 20, 0.0)
+    assert panel.figure.layout.xaxis.title.text == counts.layout.xaxis.title.text
+    assert [tr.x for tr in panel.figure.data] == [tr.x for tr in counts.data]
