@@ -90,7 +90,7 @@ st.markdown(t("config.intro", lang))
 st.caption(t("config.source.given" if sim.inputs.config_given else "config.source.default", lang))
 
 num_nodes = fig.node_count(sim.inputs.objects)
-st.subheader(t("config.settings", lang))   # full width: the "what it means here" column is read whole
+st.subheader(t("config.settings", lang))   # full width: the "what it means here" column needs the room
 st.dataframe(fig.settings_rows(config, num_nodes, lang), hide_index=True, key="config_settings", width="stretch")
 st.subheader(t("config.extenders", lang))
 extenders = fig.extender_rows(config, lang)
