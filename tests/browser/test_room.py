@@ -339,6 +339,8 @@ def test_a_slow_run_to_idle_computes_in_slices_with_progress(browser_context, st
                                           return !!m && m[1] === m[2] && Number(m[2]) > 1000; }""",
                                arg=STATUS, timeout=300_000)
         settle(page)
+        shown = re.search(r"step (\d+)/(\d+)", page.locator(STATUS).first.inner_text())
+        assert shown and shown[1] == shown[2] and int(shown[2]) > 1000
         expect(page.locator(".st-key-stop_run")).to_have_count(0)
 
 
