@@ -64,6 +64,7 @@ from typing import Any, Final
 from kubesched.cluster.errors import APIError
 from kubesched.scheduler.apis.config.types import KubeSchedulerConfiguration
 from kubesched.sim import state as st
+from kubesched.sim.bindings import OpenBindings
 from kubesched.sim.edits import Edit, Tick, describe
 from kubesched.sim.engine import CHECKPOINT_LIMIT, ActionError, AppliedEdit, EditError, Engine, Mark
 from kubesched.sim.inputs import CONFIG_KIND, Inputs, guarded, inputs_from_path, inputs_from_text, load_inputs
@@ -199,6 +200,12 @@ class Simulation:
             if record.kind is Kind.CYCLE_END:
                 return None
         return None
+
+    @property
+    def binding_pods(self) -> tuple[tuple[str, str | None], ...]:
+        """``(pod, node)`` of each binding cycle under way at the cursor (kubesched.sim.bindings):
+        assumed and past Permit, waiting on a permit or binding, not yet bound or failed."""
+        return self._held.bindings.at(self.cursor)
 
     def digest(self) -> str:
         """sha256 of the trace computed so far (kubesched.trace.digest)."""
@@ -468,17 +475,20 @@ class _Held:
     (the engine's cycles would hold it until Python's next full collection, ``LARGE_TRACE``),
     and the freed memory is given back to the system."""
 
-    __slots__ = ("engine",)
+    __slots__ = ("bindings", "engine")
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self.bindings = OpenBindings(engine.recorder.trace)
 
     def swap(self, engine: Engine) -> None:
         old, self.engine = [self.engine], engine
+        self.bindings = OpenBindings(engine.recorder.trace)
         _release(old)
 
     def release(self) -> None:
         old, self.engine = [self.engine], None  # type: ignore[assignment]
+        self.bindings = None  # type: ignore[assignment]
         _release(old)
 
 

@@ -505,8 +505,9 @@ class Trace(Sequence[Record]):
 
     def filter(self, kind: KindFilter = None, *, pod: str | None = None, cycle: int | None = None,
                node: str | None = None, plugin: str | None = None,
-               profile: str | None = None) -> list[Record]:
-        """Records matching every given criterion; ``kind`` may be one Kind or several."""
+               profile: str | None = None, start: int = 0) -> list[Record]:
+        """Records matching every given criterion; ``kind`` may be one Kind or several; from seq
+        ``start`` on (an index kept up to date as the trace grows reads only the new records)."""
         kinds = None if kind is None else frozenset((kind,) if isinstance(kind, Kind) else kind)
         shapes = frozenset(i for i, (k, prof, plug, _, _) in enumerate(self._shapes)
                            if (kinds is None or k in kinds) and (profile is None or prof == profile)
@@ -517,7 +518,9 @@ class Trace(Sequence[Record]):
                 if value not in self._name_ids:
                     return []
                 tests.append((column, self._name_ids[value]))
-        seqs: Iterable[int] = self._cycle_seqs(cycle) if cycle is not None else range(len(self._data))
+        seqs: Iterable[int] = self._cycle_seqs(cycle) if cycle is not None else range(start, len(self._data))
+        if cycle is not None and start:
+            seqs = [s for s in seqs if s >= start]
         shape_column = self._shape
         return [self._record(s) for s in seqs
                 if shape_column[s] in shapes and all(column[s] == v for column, v in tests)]

@@ -61,7 +61,7 @@ def move(sim: Simulation, unit: str, direction: int) -> int:
 def status(sim: Simulation) -> dict[str, object]:
     """What the status line shows: time, cycle, current pod, cursor, trace length, stop reason."""
     return {"time": sim.time, "cycle": sim.cycle, "pod": sim.current_pod or "", "cursor": sim.cursor,
-            "total": len(sim.trace), "stopped": sim.stopped_reason or ""}
+            "total": len(sim.trace), "stopped": sim.stopped_reason or "", "binding": sim.binding_pods}
 
 
 # -- callbacks (the only places the cursor changes) ------------------------------------------------
@@ -249,10 +249,15 @@ def _render_bar() -> None:
 
 
 def status_lines(sim: Simulation, lang: str) -> list[str]:
-    """The status as text: position and time, the pod being scheduled, why the run stopped."""
+    """The status as text: position and time, the pod being scheduled, the binding cycles under way
+    (upstream's binding goroutines: a pod waiting on Permit or binding while the next pod is
+    scheduled), why the run stopped."""
     s = status(sim)
     lines = [t("stepper.status", lang, time=f"{s['time']:g}", cycle=s["cycle"], cursor=s["cursor"], total=s["total"]),
-             t("stepper.pod", lang) + ": " + (str(s["pod"]) or "—")]
+             t("stepper.pod", lang, pod=s["pod"] or "—")]
+    if s["binding"]:
+        pods = ", ".join(f"{pod} → {node}" if node else pod for pod, node in s["binding"])
+        lines.append(t("stepper.binding", lang, pods=pods))
     if s["stopped"]:   # a fact about the whole computed run; "stopped" only when the cursor is at its end
         key = "stepper.stopped" if s["cursor"] == s["total"] else "stepper.run_ends"
         lines.append(t(key, lang, reason=t(f"stepper.reason_{s['stopped']}", lang), total=s["total"]))

@@ -120,6 +120,9 @@ def sample_trace() -> Trace:
     ({"plugin": "TaintToleration"}, [5]),
     ({"profile": "default-scheduler"}, [1, 2, 3, 4, 5, 6]),
     ({"cycle": 9}, []),
+    ({"kind": Kind.ASSUME, "start": 3}, [3, 5]),
+    ({"cycle": 1, "start": 3}, [3, 6]),
+    ({"start": 7}, []),
 ])
 def test_filter(criteria, seqs):
     assert [r.seq for r in sample_trace().filter(**criteria)] == seqs

@@ -23,6 +23,7 @@ from typing import Any, Final
 from kubesched.client.leaderelection import (
     APIServerEventRecorder,
     LeaderElectionConfig,
+    LockError,
     ResourceLockConfig,
     new_leader_healthz_adaptor,
     scheduler_identity,
@@ -88,9 +89,12 @@ class Options:
         if le.leader_elect:
             identity = scheduler_identity(hostname, identity_seed)
             component = component_config.profiles[0].scheduler_name
-            lock = new_resource_lock(le.resource_lock, le.resource_namespace, le.resource_name, client,
-                                     ResourceLockConfig(identity, APIServerEventRecorder(client, component,
-                                                                                         hostname)))
+            try:
+                lock = new_resource_lock(le.resource_lock, le.resource_namespace, le.resource_name, client,
+                                         ResourceLockConfig(identity, APIServerEventRecorder(client, component,
+                                                                                             hostname)))
+            except LockError as err:   # makeLeaderElectionConfig; runCommand returns it: exit 1
+                raise ValueError(f"couldn't create resource lock: {err}") from err
             leader_election = LeaderElectionConfig(
                 lock=lock, lease_duration=le.lease_duration_ns / 1e9, renew_deadline=le.renew_deadline_ns / 1e9,
                 retry_period=le.retry_period_ns / 1e9,

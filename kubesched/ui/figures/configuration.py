@@ -61,6 +61,12 @@ def node_count(objects: Sequence[Any]) -> int:
     return sum(type(o).__name__ == "Node" for o in objects)
 
 
+def settings_caption(config: KubeSchedulerConfiguration, lang: str = "en") -> str:
+    """The rule behind percentageOfNodesToScore 0 (adaptive), shown under the settings table: a
+    sentence too long for a table cell."""
+    return t("config.note.adaptive", lang) if config.percentage_of_nodes_to_score == 0 else ""
+
+
 def settings_rows(config: KubeSchedulerConfiguration, num_nodes: int, lang: str = "en") -> list[dict]:
     """The scalar settings a learner tunes, with what they mean for this cluster."""
     pct = config.percentage_of_nodes_to_score
@@ -68,9 +74,7 @@ def settings_rows(config: KubeSchedulerConfiguration, num_nodes: int, lang: str 
     le = config.leader_election
     rows = [
         _algorithm_source_row(config),
-        ("percentageOfNodesToScore", str(pct),
-         t("config.note.percentage", lang, n=num_nodes, count=to_find) + (" " + t("config.note.adaptive", lang)
-                                                                      if pct == 0 else "")),
+        ("percentageOfNodesToScore", str(pct), t("config.note.percentage", lang, n=num_nodes, count=to_find)),
         ("podInitialBackoffSeconds", str(config.pod_initial_backoff_seconds), t("config.note.backoff", lang)),
         ("podMaxBackoffSeconds", str(config.pod_max_backoff_seconds), ""),
         ("bindTimeoutSeconds", str(config.bind_timeout_seconds), t("config.note.bind_timeout", lang)),
@@ -168,7 +172,7 @@ def plugin_matrix_figure(config: KubeSchedulerConfiguration, profile_index: int 
         text=texts, texttemplate="%{text}", hovertext=hover, hoverinfo="text", xgap=2, ygap=2,
         textfont={"color": "#111111"}))
     fig.update_layout(height=200 + 24 * max(len(plugins), 1), margin={"l": 10, "r": 10, "t": 10, "b": 10},
-                      xaxis={"side": "top", "type": "category", "automargin": True, "tickangle": 0},
+                      xaxis={"side": "top", "type": "category", "automargin": True, "tickangle": -45},
                       yaxis={"autorange": "reversed", "type": "category", "automargin": True},
                       plot_bgcolor="#FFFFFF", paper_bgcolor="#FFFFFF", font={"color": "#222222"})
     return fig

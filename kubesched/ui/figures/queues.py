@@ -87,6 +87,8 @@ POSITIONS: Final[dict[str, tuple[float, float]]] = {
 }
 _OUTSIDE_COLOUR: Final = OKABE_ITO["grey"]
 LABEL_OFFSET: Final = 0.09                       # how far an edge's count sits beside the arrow
+CROWDED: Final = 0.3                             # two edge middles closer than this are crowded
+CROSSING_AT: Final = 0.3                         # a crowded edge's count: this far along from its source
 
 
 def state_colour(state: str) -> str:
@@ -293,6 +295,35 @@ def arrow_size(width: float) -> float:
     return round(min(1.5, max(0.4, 2.0 / width)), 3)
 
 
+def label_position(source: str, target: str) -> tuple[float, float]:
+    """Where an edge's count is drawn: ``LABEL_OFFSET`` beside its arrow, on the side farther from
+    the other arrows, half way along it or, when another edge's middle is near, ``CROSSING_AT`` of
+    the way from its source (the two diagonals between the queues cross at their middles): each
+    count stays by its own arrow."""
+    here = _middle(source, target)
+    others = [(tr.source, tr.target) for tr in TRANSITIONS if (tr.source, tr.target) != (source, target)]
+    crowded = any(math.dist(here, _middle(*edge)) < CROWDED for edge in others)
+    along = CROSSING_AT if crowded else 0.5
+    (x0, y0), (x1, y1) = POSITIONS[source], POSITIONS[target]
+    length = math.hypot(x1 - x0, y1 - y0) or 1.0
+    x, y = x0 + along * (x1 - x0), y0 + along * (y1 - y0)
+    left = (x - LABEL_OFFSET * (y1 - y0) / length, y + LABEL_OFFSET * (x1 - x0) / length)
+    right = (2 * x - left[0], 2 * y - left[1])
+    return max((left, right), key=lambda p: min(_distance_to_edge(p, *edge) for edge in others))
+
+
+def _middle(source: str, target: str) -> tuple[float, float]:
+    (x0, y0), (x1, y1) = POSITIONS[source], POSITIONS[target]
+    return (x0 + x1) / 2, (y0 + y1) / 2
+
+
+def _distance_to_edge(point: tuple[float, float], source: str, target: str) -> float:
+    (x0, y0), (x1, y1) = POSITIONS[source], POSITIONS[target]
+    dx, dy = x1 - x0, y1 - y0
+    along = max(0.0, min(1.0, ((point[0] - x0) * dx + (point[1] - y0) * dy) / (dx * dx + dy * dy)))
+    return math.dist(point, (x0 + along * dx, y0 + along * dy))
+
+
 def state_machine_figure(records: Iterable[Record], cursor: int | None = None, *, lang: str = "en") -> go.Figure:
     """The state machine with arrow widths from the moves among the first ``cursor`` records."""
     records = list(records)
@@ -310,9 +341,9 @@ def state_machine_figure(records: Iterable[Record], cursor: int | None = None, *
                            showarrow=True, arrowhead=2, arrowsize=arrow_size(width), arrowwidth=width,
                            arrowcolor=state_colour(target) if count else "#BBBBBB", standoff=24,
                            startstandoff=24, name=f"{source}->{target}")
-        length = math.hypot(x1 - x0, y1 - y0) or 1.0
-        mid_x.append((x0 + x1) / 2 - LABEL_OFFSET * (y1 - y0) / length)   # beside the arrow, not on it
-        mid_y.append((y0 + y1) / 2 + LABEL_OFFSET * (x1 - x0) / length)
+        x, y = label_position(source, target)
+        mid_x.append(x)
+        mid_y.append(y)
         mid_text.append(str(count))
         shown = sorted(attrs["events"]) if len(attrs["events"]) <= 4 else sorted(attrs["events"])[:4] + ["…"]
         mid_hover.append(f"{source} → {target}<br>{attrs['func']}<br>{', '.join(shown)}<br>"

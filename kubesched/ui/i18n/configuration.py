@@ -39,7 +39,8 @@ EN = {
     "config.links": "Upstream v1.18.5 source",
     "config.note.percentage": "{n} nodes: the Filter walk stops after {count} feasible nodes.",
     "config.note.percentage.one": "{n} nodes: the Filter walk stops after 1 feasible node.",
-    "config.note.adaptive": "0 = adaptive: 50% − nodes/125 (at least 5%); under 100 nodes every node is searched.",
+    "config.note.adaptive": ("percentageOfNodesToScore 0 = adaptive: the walk looks for max(5, 50 − nodes/125) "
+                             "percent of the nodes, at least 100 nodes; under 100 nodes it searches every node."),
     "config.note.backoff": "per failed attempt doubles, up to podMaxBackoffSeconds",
     "config.note.bind_timeout": "the volume binder's timeout",
     "config.col.field": "field",
@@ -118,7 +119,8 @@ ZH = {
     "config.links": "上游 v1.18.5 源码",
     "config.note.percentage": "{n} 个节点：Filter 遍历找到 {count} 个可行节点后停止。",
     "config.note.percentage.one": "{n} 个节点：Filter 遍历找到 1 个可行节点后停止。",
-    "config.note.adaptive": "0 = 自适应：50% − 节点数/125（至少 5%）；少于 100 个节点时搜索全部节点。",
+    "config.note.adaptive": ("percentageOfNodesToScore 为 0 表示自适应：遍历寻找节点数的 max(5, 50 − 节点数/125)%，"
+                             "但至少 100 个节点；少于 100 个节点时搜索全部节点。"),
     "config.note.backoff": "每次失败翻倍，最多到 podMaxBackoffSeconds",
     "config.note.bind_timeout": "卷绑定器的超时",
     "config.col.field": "字段",

@@ -17,7 +17,7 @@ from kubesched.sim import compare as engine
 from kubesched.trace.upstream import FACTORY_GO, SCHED, permalink
 from kubesched.ui import charts, session
 from kubesched.ui.figures import configuration as fig
-from kubesched.ui.figures.markup import links_line
+from kubesched.ui.figures.markup import links_line, md
 from kubesched.ui.i18n import t
 from kubesched.ui.status import computing
 
@@ -90,8 +90,11 @@ st.markdown(t("config.intro", lang))
 st.caption(t("config.source.given" if sim.inputs.config_given else "config.source.default", lang))
 
 num_nodes = fig.node_count(sim.inputs.objects)
-st.subheader(t("config.settings", lang))   # full width: the "what it means here" column needs the room
-st.dataframe(fig.settings_rows(config, num_nodes, lang), hide_index=True, key="config_settings", width="stretch")
+st.subheader(t("config.settings", lang))   # a static table, full width: its sentences wrap in their cells
+st.table([{md(k): md(v) for k, v in row.items()} for row in fig.settings_rows(config, num_nodes, lang)],
+         hide_index=True)
+if caption := fig.settings_caption(config, lang):
+    st.caption(caption)
 st.subheader(t("config.extenders", lang))
 extenders = fig.extender_rows(config, lang)
 if extenders:

@@ -80,6 +80,30 @@ def test_bad_config_exits_1_like_run_does():
     assert env.exited == (1, message) and env.sched is None
 
 
+@pytest.mark.parametrize("lock, message", [
+    ("bogus", "couldn't create resource lock: Invalid lock-type bogus"),
+    ("Leases", "couldn't create resource lock: Invalid lock-type Leases"),   # lock types are case-sensitive
+    ("<b>x</b>", "couldn't create resource lock: Invalid lock-type <b>x</b>"),
+])
+def test_unknown_resource_lock_exits_1(lock, message):
+    """makeLeaderElectionConfig: resourcelock.New refuses the type; Config() returns the error and
+    the command exits 1 after runCommand (validation does not check the type in v1.18)."""
+    loop = EventLoop()
+    steps, exits = [], []
+    env = ProcessEnv(hostname="h", loop=loop, client=APIServer(loop),
+                     step=lambda **kw: steps.append(kw["step"]), exit=lambda code, msg: exits.append((code, msg)))
+    main(env, {**V1ALPHA2, "leaderElection": {"resourceLock": lock}})
+    assert steps == ["main", "NewSchedulerCommand", "NewOptions", "runCommand"]
+    assert exits == [(1, message)] and env.sched is None
+
+
+def test_unknown_resource_lock_is_ignored_without_leader_election():
+    loop = EventLoop()
+    opts = dataclasses.replace(new_options(), config_file={
+        **V1ALPHA2, "leaderElection": {"leaderElect": False, "resourceLock": "bogus"}})
+    assert opts.config(APIServer(loop), loop, hostname="h").leader_election is None
+
+
 @pytest.mark.parametrize("counts, text", [
     ([("Node", 6), ("Pod", 15), ("Service", 0)], "6 nodes, 15 pods"),
     ([("Node", 1), ("Pod", 0), ("PersistentVolumeClaim", 2), ("StorageClass", 1)],

@@ -317,6 +317,19 @@ def test_settings_note_states_the_filter_stop(nodes, pct, found):
         rows["percentageOfNodesToScore"]["meaning here"]
 
 
+@pytest.mark.parametrize("pct, lang, caption", [
+    (0, "en", "percentageOfNodesToScore 0 = adaptive: the walk looks for max(5, 50 − nodes/125) percent of the "
+              "nodes, at least 100 nodes; under 100 nodes it searches every node."),
+    (0, "zh", "percentageOfNodesToScore 为 0 表示自适应：遍历寻找节点数的 max(5, 50 − 节点数/125)%，但至少 100 个节点；"
+              "少于 100 个节点时搜索全部节点。"),
+    (10, "en", ""),
+])
+def test_adaptive_rule_is_a_caption_not_a_cell(pct, lang, caption):
+    config = load_config(HEAD + f"percentageOfNodesToScore: {pct}\n")
+    assert c.settings_caption(config, lang) == caption
+    assert all("adaptive" not in r["meaning here"] for r in c.settings_rows(config, 1000))
+
+
 def _state(placements: dict[str, str], pending: tuple[str, ...] = ()) -> SimState:
     nodes = tuple(NodeState(n, (), (), False, (), (), ()) for n in ("n1", "n2"))
     pods = tuple(PodState("default", p, "Bound", node, "", 1, 0.0) for p, node in placements.items())

@@ -88,6 +88,31 @@ def test_no_stop_line_before_the_run_stopped():
     assert len(stepper.status_lines(sim, "en")) == 2
 
 
+BINDING_LINES = [   # (cluster, cursor, the status line after the pod line, or None)
+    ("default.yaml", 98, None),                          # api-1's cycle just ended: assumed, Permit not yet
+    ("default.yaml", 100, "Binding cycle under way: default/api-1 → zone-b-large-1"),
+    ("workloads.yaml", 125, "Binding cycle under way: default/db-0 → node-1, default/report-gjmr2 → node-2"),
+    ("workloads.yaml", 140, "Binding cycle under way: default/db-0 → node-1"),   # report-gjmr2 bound
+    ("workloads.yaml", 89, None),
+]
+
+
+@pytest.mark.parametrize("cluster, cursor, line", BINDING_LINES)
+def test_sidebar_names_the_binding_cycles_under_way(cluster, cursor, line):
+    """While the next pod is scheduled, earlier pods may still wait on Permit or on PreBind (their
+    binding goroutines): the sidebar names them, in the order their binding cycles started."""
+    sim = _run(cluster)
+    sim.seek(cursor)
+    shown = [x for x in stepper.status_lines(sim, "en") if x.startswith("Binding cycle")]
+    assert shown == ([line] if line else [])
+
+
+def test_binding_line_in_chinese():
+    sim = _run("default.yaml")
+    sim.seek(100)
+    assert stepper.status_lines(sim, "zh")[1:3] == ["正在调度的 Pod：—", "绑定周期进行中：default/api-1 → zone-b-large-1"]
+
+
 def test_totals_show_the_part_that_differs():
     sim = _run("default.yaml")
     cycle = next(r.cycle for r in sim.trace if r.kind is Kind.SCORE_RUN)

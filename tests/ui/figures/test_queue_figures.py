@@ -5,6 +5,8 @@ from __future__ import annotations
 import collections
 from pathlib import Path
 
+import math
+
 import pytest
 
 from kubesched.sim.simulation import Simulation
@@ -152,6 +154,30 @@ def test_state_machine_graph_has_fixed_positions():
     assert set(graph.nodes) == set(q.STATES)
     assert {n: graph.nodes[n]["pos"] for n in graph.nodes} == q.POSITIONS
     assert graph.number_of_edges() == len(q.TRANSITIONS)
+
+
+def _distance_to_edge(point, source, target):
+    (x0, y0), (x1, y1) = q.POSITIONS[source], q.POSITIONS[target]
+    dx, dy = x1 - x0, y1 - y0
+    along = max(0.0, min(1.0, ((point[0] - x0) * dx + (point[1] - y0) * dy) / (dx * dx + dy * dy)))
+    return math.dist(point, (x0 + along * dx, y0 + along * dy))
+
+
+def test_each_edge_count_sits_by_its_own_arrow():
+    """A count is read as the nearest arrow's: it must be nearer its own than any other, and no two
+    counts sit close together (the two diagonals between the queues cross at their middles)."""
+    labels = {(tr.source, tr.target): q.label_position(tr.source, tr.target) for tr in q.TRANSITIONS}
+    for edge, point in labels.items():
+        own = _distance_to_edge(point, *edge)
+        assert own == pytest.approx(q.LABEL_OFFSET)
+        assert all(_distance_to_edge(point, *other) > own for other in labels if other != edge), edge
+    points = list(labels.values())
+    # at least 0.18 apart in data units: ~35 px on a 1024 px wide page (the crossing counts were
+    # 0.13 apart at one height, "0 0" at the crossing)
+    assert min(math.dist(a, b) for i, a in enumerate(points) for b in points[i + 1:]) > 0.18
+    figure = q.state_machine_figure([])
+    edges = next(tr for tr in figure.data if tr.name == "edges")
+    assert list(zip(edges.x, edges.y)) == [labels[e] for e in q.state_machine().edges]
 
 
 def test_counts_figure_data_colours_and_cursor():
