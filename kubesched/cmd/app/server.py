@@ -233,8 +233,8 @@ def run(cc: CompletedConfig, env: ProcessEnv, *out_of_tree_registry_options: Reg
 
 def _new_message(cfg: Any, out_of_tree: Mapping[str, Any]) -> str:
     names = ", ".join(p.scheduler_name for p in cfg.profiles)
-    return (f"{len(cfg.profiles)} profile(s) ({names}); in-tree registry"
-            + (f" + {len(out_of_tree)} out-of-tree plugin(s)" if out_of_tree else "")
+    return (f"{len(cfg.profiles)} {_plural('profile', len(cfg.profiles))} ({names}); in-tree registry"
+            + (f" + {len(out_of_tree)} out-of-tree {_plural('plugin', len(out_of_tree))}" if out_of_tree else "")
             + "; one framework per profile; cache (assumed-pod TTL 30s), volume binder, scheduling queue, "
               "event handlers")
 
@@ -323,8 +323,12 @@ def _run_leader_election(cc: CompletedConfig, env: ProcessEnv, sched: Any) -> No
                                 on_stopped_leading=lambda: _fatal(env, "leaderelection lost"))
     config = type(le_config)(**{**{n: getattr(le_config, n) for n in le_config.__dataclass_fields__},
                                 "callbacks": callbacks})
-    elector = LeaderElector(config, cc.loop, rng=election_rng(env), log=env.election_log or env.log,
-                            observer=env.on_election)
+    try:
+        elector = LeaderElector(config, cc.loop, rng=election_rng(env), log=env.election_log or env.log,
+                                observer=env.on_election)
+    except ValueError as err:   # NewLeaderElector's checks (leaseDuration > renewDeadline …): Run returns it
+        _exit(env, 1, f"couldn't create leader elector: {err}")
+        return
     if config.watch_dog is not None:
         config.watch_dog.set_leader_election(elector)
     env.elector = elector

@@ -15,9 +15,12 @@ from kubesched.cmd.app.options import (
 )
 from kubesched.cmd.app.server import ProcessEnv, describe_counts, main, with_plugin
 from kubesched.cli.kube_scheduler import main as kube_scheduler_main
+from kubesched.sim.simulation import Simulation
+from kubesched.trace import Kind
 from kubesched.util.loop import EventLoop
 from tests.sim.clusters import SMALL
 
+CONFIG_HEAD = "apiVersion: kubescheduler.config.k8s.io/v1alpha2\nkind: KubeSchedulerConfiguration\n"
 V1ALPHA2 = {"apiVersion": "kubescheduler.config.k8s.io/v1alpha2", "kind": "KubeSchedulerConfiguration"}
 
 
@@ -104,6 +107,22 @@ def test_unknown_resource_lock_is_ignored_without_leader_election():
     assert opts.config(APIServer(loop), loop, hostname="h").leader_election is None
 
 
+@pytest.mark.parametrize("election, message", [
+    ("{leaseDuration: 10s, renewDeadline: 10s}",     # validation allows equal; NewLeaderElector does not
+     "couldn't create leader elector: leaseDuration must be greater than renewDeadline"),
+    ("{leaseDuration: 15s, renewDeadline: 5s, retryPeriod: 5s}",   # 5s > 1.2 × 5s fails
+     "couldn't create leader elector: renewDeadline must be greater than retryPeriod*JitterFactor"),
+])
+def test_leader_elector_refusal_exits_1_after_cache_sync(election, message):
+    text = SMALL + f"---\n{CONFIG_HEAD}leaderElection: {election}\n"
+    sim = Simulation.from_text(text, seed=0)
+    sim.run_until_idle()
+    errors = [r.data.message for r in sim.trace if r.kind is Kind.LOG and r.data.severity == "E"]
+    assert errors == [message]
+    steps = [r.data.step for r in sim.trace if r.kind is Kind.STARTUP_STEP]
+    assert steps[-1] == "WaitForCacheSync" and not sim.trace.filter(Kind.BIND)
+
+
 @pytest.mark.parametrize("counts, text", [
     ([("Node", 6), ("Pod", 15), ("Service", 0)], "6 nodes, 15 pods"),
     ([("Node", 1), ("Pod", 0), ("PersistentVolumeClaim", 2), ("StorageClass", 1)],
@@ -147,7 +166,7 @@ def test_out_of_tree_plugins_reach_scheduler_new(names, exit_message, registered
     if exit_message is None:
         new = next(r for r in records if r["step"] == "scheduler.New")
         assert dict(new["details"])["out-of-tree plugins"] == registered
-        assert "+ 1 out-of-tree plugin(s)" in new["message"]
+        assert "1 profile (default-scheduler); in-tree registry + 1 out-of-tree plugin;" in new["message"]
         assert exits == []
     else:
         assert exits == [(1, exit_message)]
