@@ -45,6 +45,7 @@ from kubesched.ui.figures.schedule_filter import (
 from kubesched.ui.figures.schedule_score import (
     ScoreTable,
     score_breakdown_figure,
+    score_source,
     score_rows,
     score_table,
     score_text,
@@ -80,6 +81,7 @@ __all__ = [
     "profile_filters",
     "score_breakdown_figure",
     "score_rows",
+    "score_source",
     "score_table",
     "score_text",
     "total_text",

@@ -55,6 +55,13 @@ class ScoreTable:
 _EXTENDER_FACTOR = 10  # MaxNodeScore / MaxExtenderPriority, applied in prioritizeNodes
 
 
+def score_source(records: Sequence[Record]) -> int | None:
+    """The seq of the SCORE_RUN a cycle's ``score_table`` is built from (None before scoring): what
+    a figure of that table is keyed by."""
+    rec = first_of(records, Kind.SCORE_RUN)
+    return rec.seq if rec is not None else None
+
+
 def score_table(records: Sequence[Record]) -> ScoreTable | None:
     """The cycle's prioritizeNodes, once it succeeded (None before, or when it failed)."""
     rec = first_of(records, Kind.SCORE_RUN)

@@ -18,7 +18,7 @@ from kubesched.explain import explain_pod
 from kubesched.explain.text import focus_phrase, words
 from kubesched.trace.records import Record
 from kubesched.ui import charts, session
-from kubesched.ui.figure_cache import cached
+from kubesched.ui.figure_cache import built_once, cached
 from kubesched.ui.figures import large
 from kubesched.ui.figures import schedule as fig
 from kubesched.ui.figures.markup import md, section_link
@@ -83,8 +83,8 @@ def answer(option: fig.CycleOption, decision: fig.Pick | None, failure: str, rec
 
 def timeline(records: Sequence[Record], cursor: int, cycle: int, lang: str) -> None:
     st.markdown(f"#### {t('schedule.timeline', lang)} · {link('timeline')}")
-    figure = cached("schedule.timeline", lambda: fig.phase_timeline_figure(fig.phase_spans(records, cursor), lang),
-                    cycle, len(records))
+    spans = tuple(cached("schedule.spans", lambda: fig.phase_spans(records, cursor), cycle, len(records)))
+    figure = built_once("schedule.timeline", lambda: fig.phase_timeline_figure(list(spans), lang), spans)
     charts.show(figure, "schedule_timeline")
     st.caption(t("schedule.timeline_caption", lang))
 
@@ -116,23 +116,23 @@ def filter_section(records: Sequence[Record], option: fig.CycleOption, cycle: in
     if not matrix.nodes:
         st.info(t("schedule.filter_waiting", lang))
     else:
-        filter_matrix(matrix, cycle, len(records), lang)
+        filter_matrix(matrix, cycle, lang)
     nominated(records, lang)
 
 
-def filter_matrix(matrix: fig.FilterMatrix, cycle: int, size: int, lang: str) -> None:
+def filter_matrix(matrix: fig.FilterMatrix, cycle: int, lang: str) -> None:
     """The node × plugin matrix (summarized on big clusters) and its table."""
     big = len(matrix.nodes) > large.MATRIX_ROW_LIMIT
     show_all = big and st.toggle(t("large.show_all", lang), key=ALL_NODES_KEY, help=t("large.show_all_help", lang))
     shown, groups = (matrix, ()) if show_all else large.summarize_matrix(matrix, lang)
-    figure = cached("schedule.matrix_fig", lambda: fig.filter_matrix_figure(shown, lang), cycle, size, show_all)
+    figure = built_once("schedule.matrix_fig", lambda: fig.filter_matrix_figure(shown, lang), shown)
     if big and not show_all:
         st.caption(t("large.matrix_summary", lang, shown=len(shown.nodes), total=len(matrix.nodes),
                      sample=large.PASSING_SAMPLE))
     charts.show(figure, "schedule_matrix")
     st.caption(t("schedule.matrix_legend", lang))
     reason = t("schedule.col.reason", lang)
-    st.dataframe(cached("schedule.matrix_rows", lambda: fig.filter_rows(shown, lang), cycle, size, show_all),
+    st.dataframe(built_once("schedule.matrix_rows", lambda: fig.filter_rows(shown, lang), shown),
                  hide_index=True, key="schedule_filter_table", width="stretch",
                  column_config={reason: st.column_config.TextColumn(reason, width="large")})
     if groups and any(len(g.nodes) > 1 for g in groups):
@@ -180,8 +180,9 @@ def score_section(records: Sequence[Record], decision: fig.Pick | None, failure:
     if len(shown.nodes) < len(table.nodes):
         st.caption(t("large.score_top", lang, shown=len(shown.nodes), total=len(table.nodes)))
     selected = decision.selected if decision is not None else ""
-    figure = cached("schedule.score_fig", lambda: fig.score_breakdown_figure(shown, selected, lang, hide_uniform=hide),
-                    cycle, len(records), hide, show_all)
+    figure = built_once("schedule.score_fig",
+                        lambda: fig.score_breakdown_figure(shown, selected, lang, hide_uniform=hide),
+                        fig.score_source(records), selected, hide, show_all)
     if hide and fig.uniform_caption(table, lang):
         st.caption(fig.uniform_caption(table, lang))
     charts.show(figure, "schedule_scores")
