@@ -134,8 +134,10 @@ def on_reset() -> None:
 def render_stepper(*, bar: bool = False) -> None:
     """The stepper in the current container: a sidebar column, or (``bar``) one row for presenter mode;
     below it, its timers (fragments beside it, not inside it)."""
-    st.fragment(key=fragments.STEPPER)(_render_bar if bar else _render_column)()
     lang = session.lang()
+    if not bar:
+        _title_row(lang)   # outside the fragment: the title and the "?" sheet do not change with a step
+    st.fragment(key=fragments.STEPPER)(_render_bar if bar else _render_column)()
     _idle_slices(lang)
     _autoplay()
 
@@ -212,12 +214,15 @@ def _slider_key(n: int) -> str:
     return f"{STEP_KEY}_{n}"
 
 
-def _render_column() -> None:
-    lang = session.lang()
+def _title_row(lang: str) -> None:
     title, sheet = st.columns([3, 1], vertical_alignment="center")
     title.markdown(f"**{t('stepper.title', lang)}**")
     with sheet:
         shortcuts.render_sheet(lang)
+
+
+def _render_column() -> None:
+    lang = session.lang()
     _position("status")
     for unit in UNITS:
         _step_buttons(unit, lang, st.columns([5, 3, 5], vertical_alignment="center", gap="xsmall"))
