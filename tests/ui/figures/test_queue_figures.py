@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import collections
-from pathlib import Path
-
 import math
+from pathlib import Path
 
 import pytest
 
