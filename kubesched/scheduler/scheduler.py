@@ -685,10 +685,14 @@ class Scheduler:
                 fn(**fields)
 
     def _phase_start(self, phase: str, pod: Pod, node: str = "") -> None:
-        self._notify("phase_start", phase=phase, pod=pod, node=node)
+        hook = getattr(self.observer, "phase_start", None)  # the most frequent hooks: no _notify in between
+        if hook is not None:
+            hook(phase=phase, pod=pod, node=node)
 
     def _phase_end(self, phase: str, pod: Pod, node: str, code: str, message: str) -> None:
-        self._notify("phase_end", phase=phase, pod=pod, node=node, code=code, message=message)
+        hook = getattr(self.observer, "phase_end", None)
+        if hook is not None:
+            hook(phase=phase, pod=pod, node=node, code=code, message=message)
 
 
 def _with_node_name(pod: Pod, host: str) -> Pod:

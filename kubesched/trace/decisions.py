@@ -84,13 +84,13 @@ def pack(values: Sequence[int]) -> Column:
     """
     if not values:
         return b""
+    first = values[0]
+    if values.count(first) == len(values):  # one pass in C, nothing built
+        return first
     try:
         packed = bytes(values)  # one pass in C
     except (ValueError, TypeError):
-        first = values[0]
-        return first if all(v == first for v in values) else tuple(values)
-    if packed.count(packed[:1]) == len(packed):
-        return values[0]
+        return tuple(values)
     if len(packed) < DEFLATE_FROM:
         return packed
     deflate = zlib.compressobj(1, zlib.DEFLATED, _WBITS, _MEM_LEVEL)

@@ -141,6 +141,7 @@ class TraceRecorder:
 
     def __init__(self, *, clock: Any = None, enabled: bool = True) -> None:
         self.enabled = enabled
+        self._clock_now: Callable[[], float] | None = None
         self.clock = clock
         self._trace = Trace()
         self._ctx: dict[str, tuple[int, str | None]] = {}
@@ -162,6 +163,16 @@ class TraceRecorder:
     @property
     def trace(self) -> Trace:
         return self._trace
+
+    @property
+    def clock(self) -> Any:
+        """What tells each record's time (anything with ``now()``; None: time 0)."""
+        return self._clock
+
+    @clock.setter
+    def clock(self, clock: Any) -> None:
+        self._clock = clock
+        self._clock_now = None if clock is None else clock.now  # bound once: most hooks ask the time
 
     def bind_clock(self, clock: Any) -> None:
         self.clock = clock
@@ -200,7 +211,8 @@ class TraceRecorder:
 
     # -- emitting ------------------------------------------------------------------------------
     def _now(self) -> float:
-        return float(self.clock.now()) if self.clock is not None else 0.0
+        now = self._clock_now
+        return float(now()) if now is not None else 0.0
 
     def _context(self, key: str | None) -> _Ctx:
         if key is not None:
@@ -215,11 +227,10 @@ class TraceRecorder:
         if ctx is None:
             ctx = self._ctx.get(pod, self._active) if pod is not None else self._active
         file, func = loc if loc is not None else upstream.KIND_LOCATION[kind]
-        trace = self._trace
-        clock = self.clock
         if time is None:
-            time = float(clock.now()) if clock is not None else 0.0
-        trace.add(time, kind, ctx[0], pod, ctx[1], node or None, plugin, file, func, data)
+            now = self._clock_now
+            time = float(now()) if now is not None else 0.0
+        self._trace.add(time, kind, ctx[0], pod, ctx[1], node or None, plugin, file, func, data)
 
     def _key(self, pod: Any) -> str | None:
         """``pod_key``, remembered for the last pod (hooks hear the same pod object many times a cycle;
@@ -288,9 +299,9 @@ class TraceRecorder:
             cached = phases[(phase, code, message)] = (Phase(phase, code, message), *upstream.phase_location(phase))
         data, file, func = cached
         ctx = self._ctx.get(key, self._active) if key is not None else self._active
-        clock, trace = self.clock, self._trace
-        trace.add(float(clock.now()) if clock is not None else 0.0, kind, ctx[0], key, ctx[1], node or None, None,
-                  file, func, data)
+        now = self._clock_now
+        self._trace.add(float(now()) if now is not None else 0.0, kind, ctx[0], key, ctx[1], node or None, None,
+                        file, func, data)
 
     def _status(self, plugin: str, status: Any) -> PluginStatus:
         return self._shared(PluginStatus, plugin, _code(status), _reasons(status))
@@ -515,8 +526,8 @@ class TraceRecorder:
         key, ctx, phase = self._decision(pod, profile)
         constants = detail.constants
         raw = tuple(constants[p] if p in constants else pack(column) for p, column in enumerate(detail.raw))
-        normalized = () if detail.normalized is None else tuple(
-            raw[p] if column is detail.raw[p] else pack(column) for p, column in enumerate(detail.normalized))
+        normalized = () if detail.normalized is None else tuple(  # a column NormalizeScore left as it was: raw's
+            raw[p] if column == detail.raw[p] else pack(column) for p, column in enumerate(detail.normalized))
         failure = detail.score_failure
         normalize_failure = detail.normalize_failure
         run = ScoreRun(

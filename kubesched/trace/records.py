@@ -90,7 +90,12 @@ __all__ = [
 
 
 class Kind(enum.Enum):
-    """What a record reports; the value is the name used in serialized traces."""
+    """What a record reports; the value is the name used in serialized traces.
+
+    Hashed by identity (members are singletons, equal only to themselves): Enum's own hash runs in
+    Python, and the recorder looks a kind up for most records it makes."""
+
+    __hash__ = object.__hash__
 
     STARTUP_STEP = "STARTUP_STEP"
     INFORMER_EVENT = "INFORMER_EVENT"
@@ -379,7 +384,7 @@ class Trace(Sequence[Record]):
         self._times, self._time_starts = array("d"), array("i")
         self._data: list[Payload] = []
         self._shapes: list[_Shape] = []
-        self._shape_ids: dict[tuple, int] = {}  # (id(kind), profile, plugin, file, func) → index in _shapes
+        self._shape_ids: dict[tuple, int] = {}  # (kind, profile, plugin, file, func) → index in _shapes
         self._names: list[Any] = [None]
         self._name_ids: dict[Any, int] = {None: 0}
         self._odd: dict[int, tuple[Any, Any]] = {}  # seq → (time, cycle) as appended
@@ -399,10 +404,10 @@ class Trace(Sequence[Record]):
             node: str | None, plugin: str | None, file: str, func: str, data: Payload) -> None:
         """Append the record ``Record(len(self), time, kind, …)`` (the recorder's path: no Record is built)."""
         seq = len(self._data)
-        key = (id(kind), profile, plugin, file, func)  # a Kind hashes in Python; its id (a singleton's) in C
+        key = (kind, profile, plugin, file, func)
         found = self._shape_ids.get(key)
         if found is None:
-            found = self._new_shape(key, kind)  # may widen the column: look it up after
+            found = self._new_shape(key)  # may widen the column: look it up after
         self._shape.append(found)
         get = self._name_ids.get
         found = get(pod)
@@ -411,7 +416,8 @@ class Trace(Sequence[Record]):
         self._node.append(found if found is not None else self._name(node))
         self._data.append(data)
         times = self._times
-        if not times or time != times[-1] or time == 0.0 or type(time) is not float or (
+        if not times or time != times[-1] or type(time) is not float or (
+                time == 0.0 and copysign(1.0, time) != copysign(1.0, times[-1])) or (
                 cycle is not None and not _NO_CYCLE < cycle < -_NO_CYCLE):  # else: the same time run, nothing odd
             self._add_time(seq, time, cycle)
         if cycle is None:
@@ -426,9 +432,9 @@ class Trace(Sequence[Record]):
         else:
             runs.extend((seq, seq + 1))
 
-    def _new_shape(self, key: tuple, kind: Kind) -> int:
+    def _new_shape(self, key: _Shape) -> int:
         found = self._shape_ids[key] = len(self._shapes)
-        self._shapes.append((kind, *key[1:]))
+        self._shapes.append(key)
         if found > 0xFFFF and self._shape.typecode == "H":  # more shapes than 16 bits hold: widen the column
             self._shape = array("i", self._shape)
         return found
