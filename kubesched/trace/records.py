@@ -373,11 +373,12 @@ class Trace(Sequence[Record]):
     (``trace[:cursor]``, what the views read on every rerun) keeps the records it built, so a
     dashboard pays for each record once; a run that never slices (the bench) keeps only columns.
     ``filter`` tests the columns first and builds only the matches; ``for_cycle`` uses each
-    cycle's ``[start, stop)`` runs of seqs, built while appending (one flat ``array('i')`` a cycle).
+    cycle's ``[start, stop)`` runs of seqs (one flat ``array('i')`` a cycle), indexed from the cycle
+    column when read.
     """
 
-    __slots__ = ("_by_cycle", "_cycle", "_data", "_name_ids", "_names", "_node", "_odd", "_pod", "_prefix",
-                 "_shape", "_shape_ids", "_shapes", "_time_starts", "_times")
+    __slots__ = ("_by_cycle", "_cycle", "_cycles_indexed", "_data", "_name_ids", "_names", "_node", "_odd", "_pod",
+                 "_prefix", "_shape", "_shape_ids", "_shapes", "_time_starts", "_times")
 
     def __init__(self, records: Iterable[Record] = ()) -> None:
         self._shape, self._cycle, self._pod, self._node = array("H"), array("i"), array("i"), array("i")
@@ -390,6 +391,7 @@ class Trace(Sequence[Record]):
         self._odd: dict[int, tuple[Any, Any]] = {}  # seq → (time, cycle) as appended
         self._prefix: list[Record] = []  # records built for ``trace[:n]`` slices, kept
         self._by_cycle: dict[int, array] = {}  # each cycle's seqs, as [start, stop) runs: start, stop, start …
+        self._cycles_indexed = 0  # the records _by_cycle covers (it is brought up to date when read)
         for record in records:
             self.append(record)
 
@@ -422,15 +424,8 @@ class Trace(Sequence[Record]):
             self._add_time(seq, time, cycle)
         if cycle is None:
             self._cycle.append(_NO_CYCLE)
-            return
-        self._cycle.append(cycle if _NO_CYCLE < cycle < -_NO_CYCLE else 0)
-        runs = self._by_cycle.get(cycle)
-        if runs is None:
-            self._by_cycle[cycle] = array("i", (seq, seq + 1))
-        elif runs[-1] == seq:
-            runs[-1] = seq + 1
         else:
-            runs.extend((seq, seq + 1))
+            self._cycle.append(cycle if _NO_CYCLE < cycle < -_NO_CYCLE else 0)
 
     def _new_shape(self, key: _Shape) -> int:
         found = self._shape_ids[key] = len(self._shapes)
@@ -533,10 +528,29 @@ class Trace(Sequence[Record]):
 
     def cycles(self) -> tuple[int, ...]:
         """The scheduling cycles present, in order of first appearance."""
-        return tuple(self._by_cycle)
+        return tuple(self._cycle_index())
+
+    def _cycle_index(self) -> dict[int, array]:
+        """``_by_cycle``, extended over the records appended since it was last read (each is indexed once)."""
+        by_cycle, column, odd = self._by_cycle, self._cycle, self._odd
+        for seq in range(self._cycles_indexed, len(column)):
+            cycle = column[seq]
+            if cycle == _NO_CYCLE:
+                continue
+            if odd and seq in odd:
+                cycle = odd[seq][1]  # as appended (the column holds 0 for a cycle outside 32 bits)
+            runs = by_cycle.get(cycle)
+            if runs is None:
+                by_cycle[cycle] = array("i", (seq, seq + 1))
+            elif runs[-1] == seq:
+                runs[-1] = seq + 1
+            else:
+                runs.extend((seq, seq + 1))
+        self._cycles_indexed = len(column)
+        return by_cycle
 
     def _cycle_seqs(self, cycle: int) -> list[int]:
-        runs = self._by_cycle.get(cycle, ())
+        runs = self._cycle_index().get(cycle, ())
         return [seq for i in range(0, len(runs), 2) for seq in range(runs[i], runs[i + 1])]
 
     def for_cycle(self, cycle: int) -> list[Record]:
