@@ -36,6 +36,7 @@ url_state.remember_start()
 st.set_page_config(page_title="kubesched", page_icon=str(ICON), layout="wide",
                    initial_sidebar_state="collapsed" if presenter.active() else 360)
 lang = session.init_language()
+session.finish_interrupted_load()
 sim = session.ensure()
 restored = url_state.history_step()
 if restored is not None:

@@ -15,6 +15,14 @@ Keys in ``st.session_state``:
   whenever a load replaces the text (an editor showing ``cluster_text()`` re-reads it then).
 - ``"cluster_problem_rows"``: the same problems as rows (line, object, field, message).
 - ``"lang"``: ``"en"`` or ``"zh"``.
+- ``"_pending_load"``: (source, name, text) of a load under way, until it is installed.
+
+A load is written down before it is computed and crossed off once installed: Streamlit stops a
+script run, a callback in the middle of its work included, when the learner clicks elsewhere
+meanwhile (``runner.fastReruns``; every read or write of the session state is a point where it
+stops). Apply followed at once by a tab switch, on a busy server, lost the Apply that way
+(``benchmarks/load_sessions.py``). The next full run finishes a load still written down
+(``finish_interrupted_load``, from app.py), so the learner's Apply, upload or pick is never dropped.
 
 A cluster is run to the end (idle, horizon or event cap) as soon as it is loaded when it is
 small (``EAGER_LIMIT`` nodes + pods), so the slider spans the whole run; the cursor then goes
@@ -44,6 +52,7 @@ EAGER_LIMIT = CHECKPOINT_LIMIT
 SIM, CLUSTER, SOURCE, TEXT, ERRORS, LANG = ("sim", "cluster", "cluster_source", "cluster_text",
                                             "cluster_errors", "lang")
 VALID_TEXT, TEXT_VERSION, PROBLEM_ROWS = "cluster_valid_text", "cluster_text_version", "cluster_problem_rows"
+PENDING = "_pending_load"
 LOAD_ERRORS = INPUT_ERRORS
 
 
@@ -173,7 +182,7 @@ def _install(sim: Simulation, source: str, text: str) -> None:
 def load_sample(name: str) -> None:
     """Load ``sample_clusters/<name>`` (cursor at 0)."""
     path = SAMPLE_DIR / name
-    _install(_new_simulation(path), name, path.read_text(encoding="utf-8"))
+    _load(path, name, path.read_text(encoding="utf-8"))
 
 
 def _errors_of(err: Exception) -> list[object]:
@@ -205,14 +214,31 @@ def load_cluster_text(text: str, name: str) -> list[str]:
     typed is lost.
     """
     st.session_state[TEXT] = text
+    return _load(text, name, text)
+
+
+def _load(source: str | Path, name: str, text: str) -> list[str]:
+    st.session_state[PENDING] = (source, name, text)
+    return finish_interrupted_load()
+
+
+def finish_interrupted_load() -> list[str]:
+    """Compute and install the load written down in the session, if any; its problems (``[]``
+    when it loaded or when none was pending). The previous simulation stays on errors."""
+    pending = st.session_state.get(PENDING)
+    if pending is None:
+        return []
+    source, name, text = pending
     try:
-        sim = _new_simulation(text)
+        sim = _new_simulation(source)
     except LOAD_ERRORS as err:
         errors = problems_of(err, name)
         st.session_state[ERRORS] = errors
         st.session_state[PROBLEM_ROWS] = problem_rows(err)
+        del st.session_state[PENDING]
         return errors
     _install(sim, name, text)
+    del st.session_state[PENDING]
     return []
 
 

@@ -1,0 +1,110 @@
+"""A load whose run Streamlit stops midway is finished by the next run, never dropped.
+
+Streamlit stops a script run at any read or write of the session state once the learner has
+clicked elsewhere (``runner.fastReruns``), a callback's included: here the session state is a dict
+that raises at its ``n``-th access after the load began, for every ``n`` the load makes, then the
+next run's ``finish_interrupted_load`` must leave exactly what an uninterrupted load leaves.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kubesched.ui import session
+
+OLD, NEW = "default.yaml", "taints.yaml"
+NEW_TEXT = (session.SAMPLE_DIR / NEW).read_text(encoding="utf-8")
+BROKEN = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c}]}\n"  # no image
+
+
+class Stopped(Exception):
+    """Stands for Streamlit's StopException."""
+
+
+class StoppingState(dict):
+    """Session state that raises ``Stopped`` at its ``stop_at``-th access once armed (None: never)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stop_at: int | None = None
+        self.accesses = 0
+
+    def _tick(self) -> None:
+        if self.stop_at is not None:
+            self.accesses += 1
+            if self.accesses == self.stop_at:
+                self.stop_at = None
+                raise Stopped
+
+    def __getitem__(self, key):
+        self._tick()
+        return super().__getitem__(key)
+
+    def __setitem__(self, key, value):
+        self._tick()
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key):
+        self._tick()
+        super().__delitem__(key)
+
+    def get(self, key, default=None):
+        self._tick()
+        return super().get(key, default)
+
+
+@pytest.fixture()
+def state(monkeypatch) -> StoppingState:
+    fake = StoppingState()
+    monkeypatch.setattr(session.st, "session_state", fake)
+    session.load_sample(OLD)
+    return fake
+
+
+def _accesses_of_one_load(state: StoppingState) -> int:
+    state.stop_at, state.accesses = 10 ** 9, 0
+    session.load_cluster_text(NEW_TEXT, NEW)
+    count, state.stop_at = state.accesses, None
+    session.load_sample(OLD)
+    return count
+
+
+def _loaded_new(state: StoppingState) -> None:
+    assert session.PENDING not in state
+    assert state[session.SOURCE] == NEW
+    assert state[session.VALID_TEXT] == state[session.TEXT] == NEW_TEXT
+    assert state[session.SIM].cursor == 0 and len(state[session.SIM].trace) > 0
+    assert state[session.ERRORS] == []
+
+
+def test_a_load_stopped_at_any_access_is_finished_by_the_next_run(state) -> None:
+    total = _accesses_of_one_load(state)
+    assert total >= 10                              # the load touches the state that often
+    old_sim = state[session.SIM]
+    for n in range(1, total + 1):
+        state.stop_at, state.accesses = n, 0
+        with pytest.raises(Stopped):
+            session.load_cluster_text(NEW_TEXT, NEW)
+        assert session.finish_interrupted_load() == []
+        if n <= 2:                                      # stopped before the load was written down
+            assert state[session.SIM] is old_sim        # (1: the draft not kept yet, 2: kept)
+            assert (state[session.TEXT] == NEW_TEXT) == (n == 2)
+        else:
+            _loaded_new(state)
+        session.load_sample(OLD)
+        old_sim = state[session.SIM]
+
+
+def test_an_uninterrupted_load_leaves_nothing_pending(state) -> None:
+    assert session.load_cluster_text(NEW_TEXT, NEW) == []
+    _loaded_new(state)
+    assert session.finish_interrupted_load() == []
+
+
+def test_a_pending_load_that_does_not_load_keeps_the_run_and_says_why(state) -> None:
+    old_sim = state[session.SIM]
+    state[session.PENDING] = (BROKEN, "broken.yaml", BROKEN)
+    errors = session.finish_interrupted_load()
+    assert errors and any("image" in e for e in errors)
+    assert state[session.SIM] is old_sim and state[session.ERRORS] == errors
+    assert session.PENDING not in state
