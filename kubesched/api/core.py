@@ -518,3 +518,18 @@ class Endpoints:
     KIND: ClassVar[str] = "Endpoints"
     metadata: ObjectMeta = fld(required=True, factory=ObjectMeta)
     subsets: tuple[Mapping[str, object], ...] = ()
+
+
+@model
+class ConfigMap:
+    """ConfigMap, stored only as the ``configmaps`` leader-election lock (its record is an annotation).
+
+    A ConfigMap document of a cluster file stays inert (``kubesched.api.inert``): kube-scheduler
+    never lists ConfigMaps; only the lock writes one, through the API server.
+    """
+
+    API_VERSION: ClassVar[str] = "v1"
+    KIND: ClassVar[str] = "ConfigMap"
+    metadata: ObjectMeta = fld(required=True, factory=ObjectMeta)
+    data: Mapping[str, str] = mapping()
+    binary_data: Mapping[str, str] = mapping()

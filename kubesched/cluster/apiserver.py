@@ -18,7 +18,10 @@ containers stopped (a delete with grace 0: one more MODIFIED, then DELETED); her
 the API server itself does so when the grace period has elapsed on the loop,
 whether or not a node runs the pod. Finalizers are kept but never block removal.
 ``update_status`` changes status only (upstream also accepts label/annotation
-changes through the status subresource).
+changes through the status subresource). Deviation: ``create`` runs the strategy's
+validation (``ValidateObjectMeta``) only for the lock kinds (``VALIDATED_ON_CREATE``), whose
+names come from ``leaderElection.resourceName``/``resourceNamespace``; every other object
+was validated when its file loaded or is built valid by the controller that writes it.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from typing import Any, Callable, Final, Mapping, Optional, Protocol, Sequence
 
 from kubesched.api.core import Event, EventSource, Pod, PodCondition
 from kubesched.api.meta import Time
+from kubesched.api.validate_selectors import validate_object_meta
 from kubesched.cluster import errors, pod_strategy
 from kubesched.util.loop import Handle, Loop
 from kubesched.cluster.events import (EventCorrelator, event_name, make_event, object_reference)
@@ -44,6 +48,8 @@ GENERATE_NAME_ALPHABET: Final = "bcdfghjklmnpqrstvwxz2456789"
 """utilrand's alphabet for generated name suffixes (no vowels)."""
 DEFAULT_SCHEDULER: Final = "default-scheduler"
 FINAL_DELETE_LABEL: Final = "kubelet: delete terminated pod"
+VALIDATED_ON_CREATE: Final = frozenset({"Endpoints", "ConfigMap", "Lease"})
+"""The leader-election lock kinds: their names are configuration, not a loaded file's."""
 
 
 class Selector(Protocol):
@@ -119,6 +125,10 @@ class APIServer:
         kind = type(obj).KIND
         self._check_kind(kind)
         obj = self._prepare_for_create(obj)
+        if kind in VALIDATED_ON_CREATE:
+            causes = [f"{p.path}: {p.message}" for p in validate_object_meta(obj.metadata, kind)]
+            if causes:
+                raise errors.invalid(kind, obj.metadata.name, causes)
         key = key_of(obj)
         if self._store.get(key) is not None:
             raise errors.already_exists(kind, obj.metadata.name)

@@ -11,6 +11,10 @@ from typing import Final
 
 from kubesched.api.kinds import KINDS, is_namespaced
 
+SERVER_ONLY_KINDS: Final = frozenset({"ConfigMap"})
+"""Kinds the API server stores although a cluster file's documents of them stay inert: the
+``configmaps`` leader-election lock writes a ConfigMap (``kubesched.api.core.ConfigMap``)."""
+
 _RESOURCES: Final[dict[str, tuple[str, str]]] = {
     "Pod": ("pods", ""),
     "Node": ("nodes", ""),
@@ -21,6 +25,7 @@ _RESOURCES: Final[dict[str, tuple[str, str]]] = {
     "Namespace": ("namespaces", ""),
     "Event": ("events", ""),
     "Endpoints": ("endpoints", ""),
+    "ConfigMap": ("configmaps", ""),
     "ReplicaSet": ("replicasets", "apps"),
     "Deployment": ("deployments", "apps"),
     "StatefulSet": ("statefulsets", "apps"),
@@ -57,7 +62,7 @@ def qualified_kind(kind: str) -> str:
 
 
 def known(kind: str) -> bool:
-    return kind in _RESOURCES and kind in KINDS
+    return kind in _RESOURCES and (kind in KINDS or kind in SERVER_ONLY_KINDS)
 
 
 def namespaced(kind: str) -> bool:

@@ -31,7 +31,7 @@ CHECKPOINT_LIMIT: Final = 400
 BACKGROUND_LABELS: Final = frozenset({"flushBackoffQCompleted", "flushUnschedulableQLeftover",
                                       "cleanupExpiredAssumedPods"}) | controller_manager.BACKGROUND_LABELS
 BACKGROUND_PREFIXES: Final = ("leaderelection ",)
-QUIET_KINDS: Final = frozenset({"Event", "Endpoints", "Lease"})
+QUIET_KINDS: Final = frozenset({"Event", "Endpoints", "ConfigMap", "Lease"})
 
 
 class EditError(ValueError):

@@ -151,3 +151,69 @@ def test_leader_that_cannot_renew_stops_with_leaderelection_lost():
     assert [r.time for r in elections(sim, "acquired", "scheduler-b")] == [takeover_time("scheduler-b", 5.0)]
     a, b = sim.state().replicas
     assert (a.alive, b.leading) == (False, True)
+
+
+LOCK_OBJECTS = {
+    "endpoints": ["Endpoints"], "configmaps": ["ConfigMap"], "leases": ["Lease"],
+    "endpointsleases": ["Endpoints", "Lease"], "configmapsleases": ["ConfigMap", "Lease"],
+}
+
+
+@pytest.mark.parametrize("lock_type", sorted(LOCK_OBJECTS))
+def test_every_v1_18_lock_type_elects_and_hands_over_the_same_way(lock_type):
+    """resourcelock.New: the five lock types of v1.18; the annotation locks (Endpoints, ConfigMap)
+    and the Lease keep one record, so the election's timing does not depend on the type."""
+    config = ("---\napiVersion: kubescheduler.config.k8s.io/v1alpha2\nkind: KubeSchedulerConfiguration\n"
+              f"leaderElection: {{resourceLock: {lock_type}}}\n")
+    text = node("n1") + config + scenario("{at: 5, killLeader: true}", LATE_POD % 6, replicas=2)
+    sim = Simulation.from_yaml(text)
+    sim.run_until_idle()
+    assert [r.time for r in elections(sim, "acquired", "scheduler-a")] == [0.0]
+    assert [r.time for r in elections(sim, "acquired", "scheduler-b")] == [takeover_time("scheduler-b", 4.0)]
+    api = sim.engine.api
+    stored = sorted(k for k in ("Endpoints", "ConfigMap", "Lease")
+                    if any(o.metadata.name == "kube-scheduler" for o in api.list(k, "kube-system")))
+    assert stored == sorted(LOCK_OBJECTS[lock_type])
+    b = sim.state().replicas[1]
+    for kind in stored:
+        obj = api.get(kind, "kube-system", "kube-scheduler")
+        if kind == "Lease":
+            holder, transitions = obj.spec.holder_identity, obj.spec.lease_transitions
+        else:
+            record = LeaderElectionRecord.from_json(obj.metadata.annotations[LEADER_ELECTION_RECORD_ANNOTATION_KEY])
+            holder, transitions = record.holder_identity, record.leader_transitions
+        assert (holder, transitions) == (b.identity, 1)
+    assert sim.state().pod("default", "late").node == "n1"
+
+
+SUBDOMAIN = ("a DNS-1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start "
+             "and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
+             "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')")
+LABEL = ("a DNS-1123 label must consist of lower case alphanumeric characters or '-', and must start and end with "
+         "an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "
+         "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')")
+
+
+@pytest.mark.parametrize("election, error", [
+    ("{resourceName: Kube_Scheduler}",
+     f'Endpoints "Kube_Scheduler" is invalid: metadata.name: Invalid value: "Kube_Scheduler": {SUBDOMAIN}'),
+    ("{resourceLock: leases, resourceNamespace: Kube-System}",
+     f'Lease.coordination.k8s.io "kube-scheduler" is invalid: metadata.namespace: Invalid value: "Kube-System": '
+     f'{LABEL}'),
+    ("{resourceLock: configmapsleases, resourceName: -x}",
+     f'ConfigMap "-x" is invalid: metadata.name: Invalid value: "-x": {SUBDOMAIN}'),
+])
+def test_a_lock_name_the_api_server_refuses_leaves_the_cluster_without_a_leader(election, error):
+    """Validation takes any non-empty resourceName; the lock's Create is refused (ValidateObjectMeta),
+    so tryAcquireOrRenew fails on every retry (the election record shows the first of a run of
+    equal failures) and no pod is scheduled."""
+    config = ("---\napiVersion: kubescheduler.config.k8s.io/v1alpha2\nkind: KubeSchedulerConfiguration\n"
+              f"leaderElection: {election}\n")
+    sim = Simulation.from_yaml(node("n1") + pod("p") + config + scenario())
+    sim.advance(20)
+    message = f"error initially creating leader election record: {error}"
+    logged = [r.time for r in sim.trace if r.kind is Kind.LOG and r.data.message == message]
+    assert logged == acquire_tries("scheduler-a", 20.0)          # every jittered retry fails the same way
+    assert [r.data.message for r in elections(sim, "attempt failed", "scheduler-a")] == [message]
+    assert elections(sim, "acquired", "scheduler-a") == []
+    assert sim.state().pod("default", "p").node == ""

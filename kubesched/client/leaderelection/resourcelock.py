@@ -1,22 +1,23 @@
-"""Resource locks for leader election: the record, Endpoints, Lease and the ``endpointsleases`` MultiLock.
+"""Resource locks for leader election: the record, Endpoints, ConfigMap, Lease and the MultiLocks.
 
 Upstream: staging/src/k8s.io/client-go/tools/leaderelection/resourcelock/interface.go
-(LeaderElectionRecord, ResourceLockConfig, Interface, New), endpointslock.go
-(EndpointsLock.Get, Create, Update, RecordEvent, Describe, Identity), leaselock.go
+(LeaderElectionRecord, ResourceLockConfig, Interface, New), endpointslock.go and
+configmaplock.go (EndpointsLock / ConfigMapLock .Get, Create, Update, RecordEvent,
+Describe, Identity: the same lock on two kinds), leaselock.go
 (LeaseLock.*, LeaseSpecToLeaderElectionRecord, LeaderElectionRecordToLeaseSpec) and
-multilock.go (MultiLock.*, ConcatRawRecord, UnknownLeader) at v1.18.
+multilock.go (MultiLock.*, ConcatRawRecord, UnknownLeader) at v1.18: ``endpointsleases``
+and ``configmapsleases`` are a MultiLock of the annotation lock (primary) and the Lease.
 
-The raw record a lock returns is text: the annotation as stored for Endpoints, Go's
+The raw record a lock returns is text: the annotation as stored for Endpoints and ConfigMap, Go's
 ``json.Marshal`` of the record for a Lease; the MultiLock joins both with ``,``. The
 elector only compares raw records for equality.
 
 Times: a record holds simulated seconds, ``None`` for Go's zero ``metav1.Time``. The
-Endpoints annotation is JSON in which ``metav1.Time`` is RFC 3339 with whole seconds
+annotation (Endpoints, ConfigMap) is JSON in which ``metav1.Time`` is RFC 3339 with whole seconds
 (a fraction is truncated) and the zero time is ``null``; a Lease keeps the full value
 (``MicroTime``).
 
-Deviation: the ``configmaps`` and ``configmapsleases`` lock types are refused (the
-simulated cluster has no ConfigMap kind). When a Create/Update call fails, the lock
+Deviation: when a Create/Update call fails, the lock
 forgets its cached object (Go keeps the empty object the typed client returns); every
 election step calls Get first, so nothing observable changes. The API server is called
 synchronously; there is no request context.
@@ -32,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
 from kubesched.api.coordination import Lease, LeaseSpec
-from kubesched.api.core import Endpoints
+from kubesched.api.core import ConfigMap, Endpoints
 from kubesched.api.meta import ObjectMeta, Time
 from kubesched.cluster import errors
 
@@ -165,50 +166,66 @@ class Interface(Protocol):
     def describe(self) -> str: ...
 
 
-# ----- Endpoints -----------------------------------------------------------------------------
+# ----- Endpoints and ConfigMap ---------------------------------------------------------------
 
-class EndpointsLock:
-    """Upstream: resourcelock.EndpointsLock: the record as JSON in one annotation."""
+class _AnnotationLock:
+    """The record as JSON in one annotation of an object of ``_MODEL`` (Endpoints or ConfigMap)."""
+
+    _MODEL: type = Endpoints
+    _NOT_INITIALIZED = ""
 
     def __init__(self, namespace: str, name: str, client: LockClient, lock_config: ResourceLockConfig) -> None:
-        self.endpoints_meta = ObjectMeta(name=name, namespace=namespace)
+        self.meta = ObjectMeta(name=name, namespace=namespace)
         self.client = client
         self.lock_config = lock_config
-        self._e: Endpoints | None = None
+        self._obj: Any = None
 
     def get(self) -> tuple[LeaderElectionRecord, str]:
-        """Upstream: EndpointsLock.Get (an Endpoints without the annotation is an empty record)."""
-        self._e = self.client.get("Endpoints", self.endpoints_meta.namespace, self.endpoints_meta.name)
-        raw = self._e.metadata.annotations.get(LEADER_ELECTION_RECORD_ANNOTATION_KEY)
+        """Upstream: <Lock>.Get (an object without the annotation is an empty record)."""
+        self._obj = self.client.get(self._MODEL.KIND, self.meta.namespace, self.meta.name)
+        raw = self._obj.metadata.annotations.get(LEADER_ELECTION_RECORD_ANNOTATION_KEY)
         if raw is None:
             return LeaderElectionRecord(), ""
         return LeaderElectionRecord.from_json(raw), raw
 
     def create(self, ler: LeaderElectionRecord) -> None:
-        meta = dataclasses.replace(self.endpoints_meta,
-                                   annotations={LEADER_ELECTION_RECORD_ANNOTATION_KEY: ler.to_json()})
-        self._e = None
-        self._e = self.client.create(Endpoints(metadata=meta))
+        meta = dataclasses.replace(self.meta, annotations={LEADER_ELECTION_RECORD_ANNOTATION_KEY: ler.to_json()})
+        self._obj = None
+        self._obj = self.client.create(self._MODEL(metadata=meta))
 
     def update(self, ler: LeaderElectionRecord) -> None:
-        """Upstream: EndpointsLock.Update: the cached object (and its resourceVersion) is sent."""
-        if self._e is None:
-            raise LockError("endpoint not initialized, call get or create first")
-        meta = self._e.metadata
+        """Upstream: <Lock>.Update: the cached object (and its resourceVersion) is sent."""
+        if self._obj is None:
+            raise LockError(self._NOT_INITIALIZED)
+        meta = self._obj.metadata
         annotations = dict(meta.annotations)
         annotations[LEADER_ELECTION_RECORD_ANNOTATION_KEY] = ler.to_json()
-        new = dataclasses.replace(self._e, metadata=dataclasses.replace(meta, annotations=annotations))
-        self._e = None
-        self._e = self.client.update(new)
+        new = dataclasses.replace(self._obj, metadata=dataclasses.replace(meta, annotations=annotations))
+        self._obj = None
+        self._obj = self.client.update(new)
 
     def record_event(self, s: str) -> None:
-        _record_event(self.lock_config, self._e or Endpoints(metadata=self.endpoints_meta), s)
+        _record_event(self.lock_config, self._obj or self._MODEL(metadata=self.meta), s)
 
     def describe(self) -> str:
-        return f"{self.endpoints_meta.namespace}/{self.endpoints_meta.name}"
+        return f"{self.meta.namespace}/{self.meta.name}"
 
     def identity(self) -> str:
         return self.lock_config.identity
+
+
+class EndpointsLock(_AnnotationLock):
+    """Upstream: resourcelock.EndpointsLock (endpointslock.go)."""
+
+    _MODEL = Endpoints
+    _NOT_INITIALIZED = "endpoint not initialized, call get or create first"
+
+
+class ConfigMapLock(_AnnotationLock):
+    """Upstream: resourcelock.ConfigMapLock (configmaplock.go): the Endpoints lock on a ConfigMap."""
+
+    _MODEL = ConfigMap
+    _NOT_INITIALIZED = "configmap not initialized, call get or create first"
 
 
 # ----- Lease ---------------------------------------------------------------------------------
@@ -330,16 +347,18 @@ def new(lock_type: str, namespace: str, name: str, client: LockClient,
         rlc: ResourceLockConfig) -> Interface:
     """Upstream: resourcelock.New; ``Invalid lock-type %s`` for an unknown type."""
     endpoints = EndpointsLock(namespace, name, client, rlc)
+    config_map = ConfigMapLock(namespace, name, client, rlc)
     lease = LeaseLock(namespace, name, client, rlc)
-    if lock_type == ENDPOINTS_RESOURCE_LOCK:
-        return endpoints
-    if lock_type == LEASES_RESOURCE_LOCK:
-        return lease
-    if lock_type == ENDPOINTS_LEASES_RESOURCE_LOCK:
-        return MultiLock(endpoints, lease)
-    if lock_type in (CONFIGMAPS_RESOURCE_LOCK, CONFIGMAPS_LEASES_RESOURCE_LOCK):
-        raise LockError(f"lock-type {lock_type} is not supported by the simulated cluster (no ConfigMap kind)")
-    raise LockError(f"Invalid lock-type {lock_type}")
+    locks: dict[str, Interface] = {
+        ENDPOINTS_RESOURCE_LOCK: endpoints,
+        CONFIGMAPS_RESOURCE_LOCK: config_map,
+        LEASES_RESOURCE_LOCK: lease,
+        ENDPOINTS_LEASES_RESOURCE_LOCK: MultiLock(endpoints, lease),
+        CONFIGMAPS_LEASES_RESOURCE_LOCK: MultiLock(config_map, lease),
+    }
+    if lock_type not in locks:
+        raise LockError(f"Invalid lock-type {lock_type}")
+    return locks[lock_type]
 
 
 def _record_event(config: ResourceLockConfig, obj: Any, s: str) -> None:

@@ -15,7 +15,7 @@ from tests.client.leaderelection.leaderelection_fakes import (
 )
 
 from kubesched.api.coordination import Lease
-from kubesched.api.core import Endpoints
+from kubesched.api.core import ConfigMap, Endpoints
 from kubesched.api.meta import ObjectMeta
 from kubesched.client.leaderelection import resourcelock as rl
 from kubesched.client.leaderelection.healthzadaptor import new_leader_healthz_adaptor
@@ -78,13 +78,42 @@ def test_record_json(record, text):
     assert back.acquire_time == (None if record.acquire_time is None else float(int(record.acquire_time)))
 
 
-@pytest.mark.parametrize("lock_type, kind", [
-    ("endpoints", rl.EndpointsLock), ("leases", rl.LeaseLock), ("endpointsleases", rl.MultiLock)])
-def test_new_lock_types(lock_type, kind):
+@pytest.mark.parametrize("lock_type, kind, primary", [
+    ("endpoints", rl.EndpointsLock, None), ("configmaps", rl.ConfigMapLock, None), ("leases", rl.LeaseLock, None),
+    ("endpointsleases", rl.MultiLock, rl.EndpointsLock), ("configmapsleases", rl.MultiLock, rl.ConfigMapLock)])
+def test_new_lock_types(lock_type, kind, primary):
     _, server = new_cluster()
     lock = rl.new(lock_type, NAMESPACE, NAME, server, rl.ResourceLockConfig(A))
     assert type(lock) is kind
+    if primary is not None:
+        assert (type(lock.primary), type(lock.secondary)) == (primary, rl.LeaseLock)
     assert (lock.identity(), lock.describe()) == (A, "kube-system/kube-scheduler")
+
+
+@pytest.mark.parametrize("lock_type, message", [
+    ("endpoints", "endpoint not initialized, call get or create first"),
+    ("configmaps", "configmap not initialized, call get or create first"),
+    ("leases", "lease not initialized, call get or create first"),
+])
+def test_update_before_get_or_create_is_refused(lock_type, message):
+    _, server = new_cluster()
+    lock = rl.new(lock_type, NAMESPACE, NAME, server, rl.ResourceLockConfig(A))
+    with pytest.raises(rl.LockError) as info:
+        lock.update(rl.LeaderElectionRecord(A, 15, 0.0, 0.0, 0))
+    assert str(info.value) == message
+
+
+def test_configmap_lock_keeps_the_record_in_the_annotation_and_the_data_untouched():
+    _, server = new_cluster()
+    server.create(ConfigMap(metadata=ObjectMeta(name=NAME, namespace=NAMESPACE), data={"k": "v"}))
+    lock = rl.new("configmaps", NAMESPACE, NAME, server, rl.ResourceLockConfig(A))
+    assert lock.get() == (rl.LeaderElectionRecord(), "")     # no annotation yet: an empty record
+    record = rl.LeaderElectionRecord(A, 15, 0.0, 2.0, 0)
+    lock.update(record)
+    stored = server.get("ConfigMap", NAMESPACE, NAME)
+    assert stored.data == {"k": "v"}
+    assert stored.metadata.annotations == {rl.LEADER_ELECTION_RECORD_ANNOTATION_KEY: record.to_json()}
+    assert lock.get() == (record, record.to_json())
 
 
 def test_new_rejects_an_unknown_lock_type():
