@@ -15,14 +15,15 @@ Keys in ``st.session_state``:
   whenever a load replaces the text (an editor showing ``cluster_text()`` re-reads it then).
 - ``"cluster_problem_rows"``: the same problems as rows (line, object, field, message).
 - ``"lang"``: ``"en"`` or ``"zh"``.
-- ``"_pending_load"``: (source, name, text) of a load under way, until it is installed.
+- ``"_pending_load"``: (source, name, text) of a load under way, or ``RESTART``, until it is installed.
 
 A load is written down before it is computed and crossed off once installed: Streamlit stops a
 script run, a callback in the middle of its work included, when the learner clicks elsewhere
 meanwhile (``runner.fastReruns``; every read or write of the session state is a point where it
 stops). Apply followed at once by a tab switch, on a busy server, lost the Apply that way
 (``benchmarks/load_sessions.py``). The next full run finishes a load still written down
-(``finish_interrupted_load``, from app.py), so the learner's Apply, upload or pick is never dropped.
+(``finish_interrupted_load``, from app.py), so the learner's Apply, upload, pick or Restart is never
+dropped.
 
 A cluster is run to the end (idle, horizon or event cap) as soon as it is loaded when it is
 small (``EAGER_LIMIT`` nodes + pods), so the slider spans the whole run; the cursor then goes
@@ -53,6 +54,7 @@ SIM, CLUSTER, SOURCE, TEXT, ERRORS, LANG = ("sim", "cluster", "cluster_source", 
                                             "cluster_errors", "lang")
 VALID_TEXT, TEXT_VERSION, PROBLEM_ROWS = "cluster_valid_text", "cluster_text_version", "cluster_problem_rows"
 PENDING = "_pending_load"
+RESTART = "restart"   # the pending work of a Restart (a load's is its (source, name, text))
 LOAD_ERRORS = INPUT_ERRORS
 
 
@@ -223,10 +225,14 @@ def _load(source: str | Path, name: str, text: str) -> list[str]:
 
 
 def finish_interrupted_load() -> list[str]:
-    """Compute and install the load written down in the session, if any; its problems (``[]``
-    when it loaded or when none was pending). The previous simulation stays on errors."""
+    """Compute and install the load (or Restart) written down in the session, if any; its problems
+    (``[]`` when it loaded or when none was pending). The previous simulation stays on errors."""
     pending = st.session_state.get(PENDING)
     if pending is None:
+        return []
+    if pending == RESTART:
+        st.session_state[SIM] = _restarted(current())
+        del st.session_state[PENDING]
         return []
     source, name, text = pending
     try:
@@ -243,12 +249,19 @@ def finish_interrupted_load() -> list[str]:
 
 
 def reset() -> None:
-    """Rebuild the simulation from its inputs (edits dropped, cursor at 0)."""
-    sim = current()
-    inputs = sim.inputs
+    """Rebuild the simulation from its inputs (edits dropped, cursor at 0); the learner's draft stays.
+
+    Written down first, as a load is; a load already pending is a fresh run at 0 itself, so it is
+    finished instead. Done twice (a run stopped after the install) it gives the same run.
+    """
+    if st.session_state.get(PENDING) is None:
+        st.session_state[PENDING] = RESTART
+    finish_interrupted_load()
+
+
+def _restarted(sim: Simulation) -> Simulation:
     with computing():
-        st.session_state[SIM] = _eager(Simulation(inputs, trace=sim.tracing, horizon=sim.horizon,
-                                                  max_events=sim.max_events))
+        return _eager(Simulation(sim.inputs, trace=sim.tracing, horizon=sim.horizon, max_events=sim.max_events))
 
 
 def on_pick_cluster() -> None:

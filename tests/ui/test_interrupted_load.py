@@ -1,4 +1,4 @@
-"""A load whose run Streamlit stops midway is finished by the next run, never dropped.
+"""A load or Restart whose run Streamlit stops midway is finished by the next run, never dropped.
 
 Streamlit stops a script run at any read or write of the session state once the learner has
 clicked elsewhere (``runner.fastReruns``), a callback's included: here the session state is a dict
@@ -108,3 +108,46 @@ def test_a_pending_load_that_does_not_load_keeps_the_run_and_says_why(state) -> 
     assert errors and any("image" in e for e in errors)
     assert state[session.SIM] is old_sim and state[session.ERRORS] == errors
     assert session.PENDING not in state
+
+
+DRAFT = "# an unapplied draft\n"
+
+
+def _moved_with_a_draft(state: StoppingState):
+    sim = state[session.SIM]
+    sim.seek(5)
+    session.set_cluster_text(DRAFT)
+    return sim
+
+
+def _restarted(state: StoppingState, before) -> None:
+    assert session.PENDING not in state
+    sim = state[session.SIM]
+    assert sim is not before and sim.cursor == 0 and sim.inputs is before.inputs
+    assert len(sim.trace) == len(before.trace)         # run to its end again (a small cluster)
+    assert state[session.TEXT] == DRAFT                # Restart keeps the draft
+    assert state[session.SOURCE] == OLD
+
+
+def test_a_restart_stopped_at_any_access_is_finished_by_the_next_run(state) -> None:
+    before = _moved_with_a_draft(state)
+    state.stop_at, state.accesses = 10 ** 9, 0
+    session.reset()
+    total, state.stop_at = state.accesses, None
+    assert total >= 4
+    for n in range(1, total + 1):
+        before = _moved_with_a_draft(state)
+        state.stop_at, state.accesses = n, 0
+        with pytest.raises(Stopped):
+            session.reset()
+        assert session.finish_interrupted_load() == []
+        if n <= 2:                                     # stopped before it was written down
+            assert state[session.SIM] is before and before.cursor == 5
+        else:
+            _restarted(state, before)
+
+
+def test_a_restart_while_a_load_is_pending_finishes_the_load(state) -> None:
+    state[session.PENDING] = (NEW_TEXT, NEW, NEW_TEXT)
+    session.reset()
+    _loaded_new(state)
