@@ -15,7 +15,8 @@ Keys in ``st.session_state``:
   whenever a load replaces the text (an editor showing ``cluster_text()`` re-reads it then).
 - ``"cluster_problem_rows"``: the same problems as rows (line, object, field, message).
 - ``"lang"``: ``"en"`` or ``"zh"``.
-- ``"_pending_load"``: (source, name, text) of a load under way, or ``RESTART``, until it is installed.
+- ``"_pending_load"``: the load under way ((source, name, text), or ``RESTART``) and a weak reference
+  to the Simulation it replaces, until it is installed.
 
 A load is written down before it is computed and crossed off once installed: Streamlit stops a
 script run, a callback in the middle of its work included, when the learner clicks elsewhere
@@ -23,7 +24,7 @@ meanwhile (``runner.fastReruns``; every read or write of the session state is a 
 stops). Apply followed at once by a tab switch, on a busy server, lost the Apply that way
 (``benchmarks/load_sessions.py``). The next full run finishes a load still written down
 (``finish_interrupted_load``, from app.py), so the learner's Apply, upload, pick or Restart is never
-dropped.
+dropped; one installed but not crossed off (its run replaced already) is not done twice.
 
 A cluster is run to the end (idle, horizon or event cap) as soon as it is loaded when it is
 small (``EAGER_LIMIT`` nodes + pods), so the slider spans the whole run; the cursor then goes
@@ -32,6 +33,7 @@ back to 0 (or to ``?step=``). Bigger clusters are computed lazily as the cursor 
 
 from __future__ import annotations
 
+import weakref
 from pathlib import Path
 
 import streamlit as st
@@ -103,7 +105,10 @@ def ensure() -> Simulation:
 
 
 def current() -> Simulation:
-    """The Simulation of this browser session (created on first use)."""
+    """The Simulation of this browser session (created on first use), after any load or Restart still
+    written down: a callback that follows a stopped Restart (Run to idle, ▶) acts on the new run."""
+    if PENDING in st.session_state:
+        finish_interrupted_load()
     if SIM not in st.session_state:
         return ensure()
     return st.session_state[SIM]
@@ -172,13 +177,14 @@ def _small(sim: Simulation) -> bool:
 
 
 def _install(sim: Simulation, source: str, text: str) -> None:
-    st.session_state[SIM] = sim
+    """The Simulation goes in last: once it is there, the load is done (``_done_already``)."""
     st.session_state[SOURCE] = source
     st.session_state[TEXT] = text
     st.session_state[VALID_TEXT] = text
     st.session_state[ERRORS] = []
     st.session_state[PROBLEM_ROWS] = []
     st.session_state[TEXT_VERSION] = text_version() + 1
+    st.session_state[SIM] = sim
 
 
 def load_sample(name: str) -> None:
@@ -220,8 +226,22 @@ def load_cluster_text(text: str, name: str) -> list[str]:
 
 
 def _load(source: str | Path, name: str, text: str) -> list[str]:
-    st.session_state[PENDING] = (source, name, text)
+    _write_down((source, name, text))
     return finish_interrupted_load()
+
+
+def _write_down(work: tuple[str | Path, str, str] | str) -> None:
+    """Note ``work`` (a load's (source, name, text), or ``RESTART``) and the run it replaces."""
+    sim = st.session_state.get(SIM)
+    st.session_state[PENDING] = (work, None if sim is None else weakref.ref(sim))
+
+
+def _done_already(replaces: weakref.ref | None) -> bool:
+    """The pending work was installed and only its crossing-off was stopped: the run it replaced is
+    gone. Doing it again would give the learner another Simulation object (a Run to idle in slices
+    under way is tied to the one installed) and undo the steps taken since."""
+    sim = st.session_state.get(SIM)
+    return (sim is not None) if replaces is None else (replaces() is not sim)
 
 
 def finish_interrupted_load() -> list[str]:
@@ -230,11 +250,15 @@ def finish_interrupted_load() -> list[str]:
     pending = st.session_state.get(PENDING)
     if pending is None:
         return []
-    if pending == RESTART:
-        st.session_state[SIM] = _restarted(current())
+    work, replaces = pending
+    if _done_already(replaces):
         del st.session_state[PENDING]
         return []
-    source, name, text = pending
+    if work == RESTART:
+        st.session_state[SIM] = _restarted(st.session_state[SIM])
+        del st.session_state[PENDING]
+        return []
+    source, name, text = work
     try:
         sim = _new_simulation(source)
     except LOAD_ERRORS as err:
@@ -252,10 +276,10 @@ def reset() -> None:
     """Rebuild the simulation from its inputs (edits dropped, cursor at 0); the learner's draft stays.
 
     Written down first, as a load is; a load already pending is a fresh run at 0 itself, so it is
-    finished instead. Done twice (a run stopped after the install) it gives the same run.
+    finished instead.
     """
     if st.session_state.get(PENDING) is None:
-        st.session_state[PENDING] = RESTART
+        _write_down(RESTART)
     finish_interrupted_load()
 
 

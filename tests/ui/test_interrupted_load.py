@@ -86,9 +86,9 @@ def test_a_load_stopped_at_any_access_is_finished_by_the_next_run(state) -> None
         with pytest.raises(Stopped):
             session.load_cluster_text(NEW_TEXT, NEW)
         assert session.finish_interrupted_load() == []
-        if n <= 2:                                      # stopped before the load was written down
-            assert state[session.SIM] is old_sim        # (1: the draft not kept yet, 2: kept)
-            assert (state[session.TEXT] == NEW_TEXT) == (n == 2)
+        if n <= 3:                                      # stopped before the load was written down
+            assert state[session.SIM] is old_sim        # (1: the draft not kept yet, 2 and 3: kept)
+            assert (state[session.TEXT] == NEW_TEXT) == (n >= 2)
         else:
             _loaded_new(state)
         session.load_sample(OLD)
@@ -103,7 +103,7 @@ def test_an_uninterrupted_load_leaves_nothing_pending(state) -> None:
 
 def test_a_pending_load_that_does_not_load_keeps_the_run_and_says_why(state) -> None:
     old_sim = state[session.SIM]
-    state[session.PENDING] = (BROKEN, "broken.yaml", BROKEN)
+    session._write_down((BROKEN, "broken.yaml", BROKEN))
     errors = session.finish_interrupted_load()
     assert errors and any("image" in e for e in errors)
     assert state[session.SIM] is old_sim and state[session.ERRORS] == errors
@@ -141,13 +141,47 @@ def test_a_restart_stopped_at_any_access_is_finished_by_the_next_run(state) -> N
         with pytest.raises(Stopped):
             session.reset()
         assert session.finish_interrupted_load() == []
-        if n <= 2:                                     # stopped before it was written down
+        if n <= 3:                                     # stopped before it was written down
             assert state[session.SIM] is before and before.cursor == 5
         else:
             _restarted(state, before)
 
 
 def test_a_restart_while_a_load_is_pending_finishes_the_load(state) -> None:
-    state[session.PENDING] = (NEW_TEXT, NEW, NEW_TEXT)
+    session._write_down((NEW_TEXT, NEW, NEW_TEXT))
     session.reset()
     _loaded_new(state)
+
+
+@pytest.mark.parametrize("work", ["load", "restart"])
+def test_work_installed_but_not_crossed_off_is_not_done_again(state, work) -> None:
+    """Stopped at its last access (crossing it off), the work is done: the next run keeps the very
+    Simulation it installed, with the steps taken on it since (a Run to idle in slices is tied to it)."""
+    def do() -> None:
+        session.load_cluster_text(NEW_TEXT, NEW) if work == "load" else session.reset()
+
+    state.stop_at, state.accesses = 10 ** 9, 0
+    do()
+    last, state.stop_at = state.accesses, None
+    state.stop_at, state.accesses = last, 0
+    with pytest.raises(Stopped):
+        do()
+    assert session.PENDING in state
+    installed = state[session.SIM]
+    installed.seek(3)
+    assert session.finish_interrupted_load() == []
+    assert session.PENDING not in state
+    assert state[session.SIM] is installed and installed.cursor == 3
+
+
+def test_a_step_after_a_stopped_restart_acts_on_the_restarted_run(state) -> None:
+    """A callback that follows a Restart stopped before its install (Run to idle, ▶) gets the
+    restarted run from ``current()``, not the old one (a Run to idle tied to the old run did nothing)."""
+    before = _moved_with_a_draft(state)
+    state.stop_at, state.accesses = 4, 0               # the first access after it was written down
+    with pytest.raises(Stopped):
+        session.reset()
+    assert state[session.SIM] is before
+    sim = session.current()
+    _restarted(state, before)
+    assert sim is state[session.SIM]
