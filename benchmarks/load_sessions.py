@@ -195,7 +195,8 @@ async def cluster_page(page: Page, i: int, name: str, replay: Replay, tally: Tal
     text = await page.locator('[data-testid="stMain"]').inner_text()
     markers = set(MARKER.findall(text))
     if markers != {own}:
-        tally.leaks.append(f"session {i}: the Cluster page shows markers {sorted(markers)}")
+        tab = await page.locator('[role="tab"][aria-selected="true"]').all_inner_texts()
+        tally.leaks.append(f"session {i}: the Cluster page shows markers {sorted(markers)} (open tab: {tab})")
     tally.actions += 1
     if edit:
         DOING[f"session {i}"] = "edit the YAML"

@@ -5,7 +5,9 @@ Upstream: staging/src/k8s.io/apimachinery/pkg/util/validation/field/errors.go
 staging/src/k8s.io/apimachinery/pkg/api/validation/path/name.go (IsValidPathSegmentName)
 and staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go
 (IsQualifiedName, IsValidLabelValue, IsDNS1123Label, IsDNS1123Subdomain,
-IsDNS1035Label, IsValidPortNum, IsValidPortName, RegexError, MaxLenError).
+IsDNS1035Label, IsEnvVarName, IsValidPortNum, IsValidPortName, RegexError, MaxLenError).
+The formats are matched against the whole text, as Go's ``^…$`` does (``\Z``: Python's ``$``
+would also take a trailing newline).
 
 Messages are byte-for-byte the v1.18 texts, so a learner sees what
 ``kubectl apply`` would print. Paths use this project's form
@@ -18,13 +20,14 @@ import re
 from typing import Any, Iterable
 
 from kubesched.api.decode import Problem
+from kubesched.util.strconv import go_quote
 
 # ---------------------------------------------------------------- field errors (errors.go)
 
 
 def _value(value: Any) -> str:
     if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return go_quote(value)   # %q
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, dict):
@@ -99,11 +102,16 @@ DNS1035_LABEL_FMT = "[a-z]([-a-z0-9]*[a-z0-9])?"
 DNS1035_LABEL_ERR_MSG = ("a DNS-1035 label must consist of lower case alphanumeric characters or '-', "
                          "and must start and end with an alphanumeric character")
 
-_QUALIFIED = re.compile(f"^{QUALIFIED_NAME_FMT}$")
-_LABEL_VALUE = re.compile(f"^{LABEL_VALUE_FMT}$")
-_DNS1123_LABEL = re.compile(f"^{DNS1123_LABEL_FMT}$")
-_DNS1123_SUBDOMAIN = re.compile(f"^{DNS1123_SUBDOMAIN_FMT}$")
-_DNS1035_LABEL = re.compile(f"^{DNS1035_LABEL_FMT}$")
+ENV_VAR_NAME_FMT = "[-._a-zA-Z][-._a-zA-Z0-9]*"
+ENV_VAR_NAME_ERR_MSG = ("a valid environment variable name must consist of alphabetic characters, digits, "
+                        "'_', '-', or '.', and must not start with a digit")
+
+_ENV_VAR_NAME = re.compile(f"^{ENV_VAR_NAME_FMT}\\Z")
+_QUALIFIED = re.compile(f"^{QUALIFIED_NAME_FMT}\\Z")
+_LABEL_VALUE = re.compile(f"^{LABEL_VALUE_FMT}\\Z")
+_DNS1123_LABEL = re.compile(f"^{DNS1123_LABEL_FMT}\\Z")
+_DNS1123_SUBDOMAIN = re.compile(f"^{DNS1123_SUBDOMAIN_FMT}\\Z")
+_DNS1035_LABEL = re.compile(f"^{DNS1035_LABEL_FMT}\\Z")
 
 
 def is_qualified_name(value: str) -> list[str]:
@@ -173,6 +181,18 @@ def is_valid_path_segment_name(value: str) -> list[str]:
     if value in (".", ".."):
         return [f"may not be '{value}'"]
     return [f"may not contain '{c}'" for c in ("/", "%") if c in value]
+
+
+def is_env_var_name(value: str) -> list[str]:
+    """``IsEnvVarName``: the name's format, then ``hasChDirPrefix``."""
+    errs: list[str] = []
+    if not _ENV_VAR_NAME.match(value):
+        errs.append(regex_error(ENV_VAR_NAME_ERR_MSG, ENV_VAR_NAME_FMT, "my.env-name", "MY_ENV.NAME", "MyEnvName1"))
+    if value in (".", ".."):
+        errs.append(f"must not be '{value}'")
+    elif value.startswith(".."):
+        errs.append("must not start with '..'")
+    return errs
 
 
 def is_valid_port_num(port: int) -> list[str]:

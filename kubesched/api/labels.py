@@ -22,7 +22,7 @@ class SelectorError(ValueError):
     """A requirement that ``labels.NewRequirement`` would refuse."""
 
 
-_INT64 = re.compile(r"^[+-]?[0-9]+$")
+_INT64 = re.compile(r"^[+-]?[0-9]+\Z")
 
 
 def _as_int(text: str) -> Optional[int]:

@@ -23,8 +23,8 @@ DECIMAL_EXPONENT = "DecimalExponent"
 _BINARY = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60}
 _DECIMAL = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
 _DECIMAL_SUFFIX = {exp: suffix for suffix, exp in _DECIMAL.items()}
-_SYNTAX = re.compile(r"^([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))(.*)$")
-_EXPONENT = re.compile(r"^[eE]([+-]?[0-9]+)$")
+_SYNTAX = re.compile(r"^([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))(.*)\Z")
+_EXPONENT = re.compile(r"^[eE]([+-]?[0-9]+)\Z")
 _NANO = Fraction(1, 10**9)
 
 

@@ -28,8 +28,8 @@ RESOURCE_DEFAULT_NAMESPACE_PREFIX = "kubernetes.io/"
 HUGE_PAGES_PREFIX = "hugepages-"
 ATTACHABLE_VOLUMES_PREFIX = "attachable-volumes-"
 
-_NAME_PART = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
-_DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+_NAME_PART = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\Z")
+_DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\Z")
 
 
 def is_qualified_name(value: str) -> bool:
@@ -94,7 +94,7 @@ TAINT_NODE_UNSCHEDULABLE = "node.kubernetes.io/unschedulable"
 PREFER_AVOID_PODS_ANNOTATION_KEY = "scheduler.alpha.kubernetes.io/preferAvoidPods"
 NODE_FIELD_SELECTOR_KEY_NODE_NAME = "metadata.name"
 
-_INT64_TEXT = re.compile(r"^[+-]?[0-9]+$")
+_INT64_TEXT = re.compile(r"^[+-]?[0-9]+\Z")
 
 
 def parse_int64(text: str) -> int | None:

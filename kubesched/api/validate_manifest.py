@@ -2,8 +2,10 @@
 
 Upstream: pkg/apis/core/validation/validation.go @ v1.18.5 (ValidateVolumes /
 validateVolumeSource: exactly one volume type; validateContainers: validateProbe /
-validateHandler, terminationMessagePolicy, validatePullPolicy, ValidateEnv,
-ValidateVolumeMounts; ValidatePodSpec: validateDNSPolicy). The typed rules (resources,
+validateHandler, terminationMessagePolicy, validatePullPolicy, ValidateEnv with
+validateEnvVarValueFrom's count of sources, ValidateVolumeMounts; ValidatePodSpec:
+validateDNSPolicy). Deviation: the selectors inside ``valueFrom`` (fieldRef's field path,
+a key's format) are not checked; the scheduler reads none of them. The typed rules (resources,
 ports, image, restartPolicy, affinity, …) live in :mod:`kubesched.api.validate_pod`.
 
 The manifest has passed the OpenAPI check, so values have their schema types; anything
@@ -22,6 +24,7 @@ PULL_POLICIES = ("Always", "IfNotPresent", "Never")  # supportedPullPolicies.Lis
 DNS_POLICIES = ("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")
 TERMINATION_MESSAGE = "must be 'File' or 'FallbackToLogsOnError'"
 PROBE_HANDLERS = ("exec", "httpGet", "tcpSocket")
+ENV_SOURCES = ("fieldRef", "resourceFieldRef", "configMapKeyRef", "secretKeyRef")
 POD_VOLUME_TYPES = (
     ("emptyDir", "emptyDir"), ("hostPath", "hostPath"), ("gitRepo", "gitRepo"),
     ("gcePersistentDisk", "gcePersistentDisk"), ("awsElasticBlockStore", "awsElasticBlockStore"),
@@ -147,10 +150,30 @@ def _container(container: dict, volumes: set[str], path: str) -> Problems:
             if probe != "readinessProbe" and isinstance(threshold, int) and threshold != 1:
                 out.append(fe.invalid(f"{path}.{probe}.successThreshold", threshold, "must be 1"))
     for i, env in _items(container.get("env")):
-        if not env.get("name"):
+        name = env.get("name")
+        if not name:
             out.append(fe.required(f"{path}.env[{i}].name"))
+        elif isinstance(name, str):
+            out += [fe.invalid(f"{path}.env[{i}].name", name, m) for m in fe.is_env_var_name(name)]
+        out += _env_value_from(env, f"{path}.env[{i}].valueFrom")
     out += _mounts(container.get("volumeMounts"), volumes, f"{path}.volumeMounts")
     return out
+
+
+def _env_value_from(env: dict, path: str) -> Problems:
+    """``validateEnvVarValueFrom``: exactly one source, and no ``value`` beside it."""
+    source = env.get("valueFrom")
+    if not isinstance(source, dict):
+        return []
+    count = sum(source.get(key) is not None for key in ENV_SOURCES)
+    if count == 0:
+        return [fe.invalid(path, "", "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or "
+                                     "`secretKeyRef`")]
+    if env.get("value"):
+        return [fe.invalid(path, "", "may not be specified when `value` is not empty")]
+    if count > 1:
+        return [fe.invalid(path, "", "may not have more than one field specified at a time")]
+    return []
 
 
 def _handler(probe: dict, path: str) -> Problems:

@@ -158,6 +158,39 @@ def _template(**spec: object) -> dict:
       '"ClusterFirst", "Default", "None"']),
     ("env without name", [pod({"containers": [{"name": "c", "image": "i", "env": [{"value": "x"}]}]})],
      ["Pod default/p: spec.containers[0].env[0].name: Required value"]),
+    ("env name starting with a digit", [pod({"containers": [{"name": "c", "image": "i", "env": [
+        {"name": "1ST", "value": "x"}, {"name": "my.env-NAME_2", "value": "ok"}]}]})],
+     ['Pod default/p: spec.containers[0].env[0].name: Invalid value: "1ST": a valid environment variable name '
+      "must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit (e.g. "
+      "'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnvName1', regex used for validation is "
+      "'[-._a-zA-Z][-._a-zA-Z0-9]*')"]),
+    ("env valueFrom: none, with a value, two sources", [pod({"containers": [{"name": "c", "image": "i", "env": [
+        {"name": "A", "valueFrom": {}},
+        {"name": "B", "value": "x", "valueFrom": {"secretKeyRef": {"name": "s", "key": "k"}}},
+        {"name": "C", "valueFrom": {"secretKeyRef": {"name": "s", "key": "k"},
+                                    "configMapKeyRef": {"name": "m", "key": "k"}}},
+        {"name": "D", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}}]}]})],
+     ['Pod default/p: spec.containers[0].env[0].valueFrom: Invalid value: "": must specify one of: `fieldRef`, '
+      "`resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`",
+      'Pod default/p: spec.containers[0].env[1].valueFrom: Invalid value: "": may not be specified when `value` '
+      "is not empty",
+      'Pod default/p: spec.containers[0].env[2].valueFrom: Invalid value: "": may not have more than one field '
+      "specified at a time"]),
+    ("env name '..' and '..x'", [pod({"containers": [{"name": "c", "image": "i", "env": [
+        {"name": ".."}, {"name": "..x"}]}]})],
+     ["Pod default/p: spec.containers[0].env[0].name: Invalid value: \"..\": must not be '..'",
+      "Pod default/p: spec.containers[0].env[1].name: Invalid value: \"..x\": must not start with '..'"]),
+    ("env name with a trailing newline", [pod({"containers": [{"name": "c", "image": "i", "env": [
+        {"name": "A\n"}]}]})],
+     ['Pod default/p: spec.containers[0].env[0].name: Invalid value: "A\\n": a valid environment variable name '
+      "must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit (e.g. "
+      "'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnvName1', regex used for validation is "
+      "'[-._a-zA-Z][-._a-zA-Z0-9]*')"]),
+    ("a name with a trailing newline", [{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p\n"},
+                                         "spec": {"containers": [{"name": "c", "image": "i"}]}}],
+     ['Pod default/p\n: metadata.name: Invalid value: "p\\n": a DNS-1123 subdomain must consist of lower case '
+      "alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. "
+      "'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"]),
     ("replicaset template must restart Always", [_workload("ReplicaSet", "apps/v1", {
         "selector": {"matchLabels": {"a": "b"}}, "template": _template(restartPolicy="OnFailure")})],
      ['ReplicaSet default/w: spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported '
