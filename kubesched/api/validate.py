@@ -5,7 +5,9 @@ ValidateNode, ValidateReplicationController), pkg/apis/apps/validation
 (ValidateReplicaSetSpec, ValidateDeploymentSpec, ValidateStatefulSetSpec,
 ValidateDaemonSetSpec), pkg/apis/batch/validation (ValidateJobSpec, ValidateCronJobSpec), pkg/apis/scheduling/validation (ValidatePriorityClass),
 pkg/apis/policy/validation (ValidatePodDisruptionBudgetSpec),
-pkg/apis/core/validation (ValidatePersistentVolumeSpec, ValidatePersistentVolumeClaimSpec),
+pkg/apis/core/validation (ValidatePersistentVolumeSpec, ValidatePersistentVolumeClaimSpec,
+ValidateService / validateServicePort: ports, names, protocol, selector, type),
+pkg/apis/storage/validation (ValidateStorageClass: provisioner, reclaimPolicy, volumeBindingMode),
 plugin/pkg/admission/priority (a pod's PriorityClass must exist and a given
 priority must be its value; one globalDefault).
 
@@ -28,7 +30,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Optional, Sequence
 
-from kubesched.api import apps, batch, core, policy, scheduling
+from kubesched.api import apps, batch, core, policy, scheduling, storage
 from kubesched.api import field_errors as fe
 from kubesched.api.decode import Problem, decode
 from kubesched.api.inert import InertObject
@@ -49,6 +51,10 @@ RESTART_JOB = ("OnFailure", "Never")
 (ValidatePodTemplateSpecForReplicaSet, ValidatePodTemplateSpecForRC, ValidateStatefulSetSpec,
 ValidateDaemonSetSpec)."""
 DEFAULT_PRIORITY = 0  # DefaultPriorityWhenNoDefaultClassExists
+SERVICE_TYPES = ("ClusterIP", "ExternalName", "LoadBalancer", "NodePort")   # supportedServiceType.List()
+PORT_PROTOCOLS = ("SCTP", "TCP", "UDP")                                       # supportedPortProtocols.List()
+CLASS_RECLAIM_POLICIES = ("Delete", "Retain")             # storage validation's supportedReclaimPolicy.List()
+VOLUME_BINDING_MODES = ("Immediate", "WaitForFirstConsumer")
 MAX_REPLICAS = 5000
 """Deviation: a simulated cluster expands replicas into pods up front, so it caps them."""
 
@@ -196,6 +202,53 @@ def _cron_job(cron: batch.CronJob) -> Problems:
         Problem("spec.schedule", CRON_JOB_NOTE, warning=True)]
 
 
+def _service(svc: core.Service) -> Problems:
+    """``ValidateService``: ports (unless headless or ExternalName), each port, the selector, the type."""
+    spec = svc.spec
+    kind = spec.type or "ClusterIP"   # defaulting fills an empty type in
+    headless = kind == "ClusterIP" and spec.cluster_ip == "None"
+    out: Problems = []
+    if not spec.ports and not headless and kind != "ExternalName":
+        out.append(fe.required("spec.ports"))
+    names: set[str] = set()
+    for i, port in enumerate(spec.ports):
+        out += _service_port(port, len(spec.ports) > 1, names, f"spec.ports[{i}]")
+    out += fe.validate_labels(spec.selector, "spec.selector")
+    if kind not in SERVICE_TYPES:
+        out.append(fe.not_supported("spec.type", kind, SERVICE_TYPES))
+    return out
+
+
+def _service_port(port: core.ServicePort, require_name: bool, names: set[str], path: str) -> Problems:
+    """``validateServicePort``: a DNS-1123 name (required when there are several), the port, the protocol."""
+    out: Problems = []
+    if require_name and not port.name:
+        out.append(fe.required(f"{path}.name"))
+    elif port.name:
+        out += [fe.invalid(f"{path}.name", port.name, m) for m in fe.is_dns1123_label(port.name)]
+        if port.name in names:
+            out.append(fe.duplicate(f"{path}.name", port.name))
+        names.add(port.name)
+    out += [fe.invalid(f"{path}.port", port.port, m) for m in fe.is_valid_port_num(port.port)]
+    if port.protocol and port.protocol not in PORT_PROTOCOLS:
+        out.append(fe.not_supported(f"{path}.protocol", port.protocol, PORT_PROTOCOLS))
+    return out
+
+
+def _storage_class(sc: storage.StorageClass) -> Problems:
+    """``ValidateStorageClass``: the provisioner, reclaimPolicy and volumeBindingMode."""
+    out: Problems = []
+    if not sc.provisioner:
+        out.append(fe.required("provisioner"))
+    else:
+        out += [fe.invalid("provisioner", sc.provisioner, m) for m in fe.is_qualified_name(sc.provisioner.lower())]
+    if sc.reclaim_policy is not None and sc.reclaim_policy not in CLASS_RECLAIM_POLICIES:
+        out.append(fe.not_supported("reclaimPolicy", sc.reclaim_policy, CLASS_RECLAIM_POLICIES))
+    if sc.volume_binding_mode is not None and sc.volume_binding_mode not in VOLUME_BINDING_MODES:
+        out.append(fe.not_supported("volumeBindingMode", sc.volume_binding_mode, VOLUME_BINDING_MODES))
+    return out
+
+
 def _priority_class(pc: scheduling.PriorityClass) -> Problems:
     """``ValidatePriorityClass``: reserved names and the user value range."""
     out: Problems = []
@@ -293,6 +346,8 @@ _RULES: dict[type, Callable[[Any], Problems]] = {
     batch.Job: _job,
     batch.CronJob: _cron_job,
     scheduling.PriorityClass: _priority_class,
+    core.Service: _service,
+    storage.StorageClass: _storage_class,
     policy.PodDisruptionBudget: _pdb,
     InertObject: _inert,
     core.PersistentVolume: _persistent_volume,

@@ -229,6 +229,38 @@ def _template(**spec: object) -> dict:
      ["PersistentVolume pv: spec.nodeAffinity: Required value: Local volume requires node affinity",
       'PersistentVolume pv: spec.persistentVolumeReclaimPolicy: Unsupported value: "Recycled": supported values: '
       '"Delete", "Recycle", "Retain"']),
+    ("service without ports, with a bad type", [{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "s"},
+                                                  "spec": {"selector": {"app": "x"}, "type": "Internal"}}],
+     ["Service default/s: spec.ports: Required value",
+      'Service default/s: spec.type: Unsupported value: "Internal": supported values: "ClusterIP", "ExternalName", '
+      '"LoadBalancer", "NodePort"']),
+    ("headless and ExternalName services need no ports", [
+        {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "h"}, "spec": {"clusterIP": "None"}},
+        {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "e"},
+         "spec": {"type": "ExternalName", "externalName": "db.example.com"}}], []),
+    ("service ports: unnamed among two, duplicate name, port 0, protocol", [
+        {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "s"}, "spec": {"ports": [
+            {"port": 80}, {"name": "web", "port": 0}, {"name": "web", "port": 443, "protocol": "HTTP"}]}}],
+     ["Service default/s: spec.ports[0].name: Required value",
+      "Service default/s: spec.ports[1].port: Invalid value: 0: must be between 1 and 65535, inclusive",
+      'Service default/s: spec.ports[2].name: Duplicate value: "web"',
+      'Service default/s: spec.ports[2].protocol: Unsupported value: "HTTP": supported values: "SCTP", "TCP", '
+      '"UDP"']),
+    ("storage class: empty provisioner, bad policy and binding mode", [
+        {"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "metadata": {"name": "sc"}, "provisioner": "",
+         "reclaimPolicy": "Recycle", "volumeBindingMode": "Later"}],
+     ["StorageClass sc: provisioner: Required value",
+      'StorageClass sc: reclaimPolicy: Unsupported value: "Recycle": supported values: "Delete", "Retain"',
+      'StorageClass sc: volumeBindingMode: Unsupported value: "Later": supported values: "Immediate", '
+      '"WaitForFirstConsumer"']),
+    ("storage class provisioner must be a qualified name", [
+        {"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "metadata": {"name": "sc"},
+         "provisioner": "kubernetes.io/no-provisioner"},
+        {"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "metadata": {"name": "sc2"},
+         "provisioner": "my provisioner"}],
+     ['StorageClass sc2: provisioner: Invalid value: "my provisioner": name part must consist of alphanumeric '
+      "characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or "
+      "'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"]),
     ("pvc without modes or storage", [{**PVC, "spec": {"accessModes": [], "resources": {}}}],
      ["PersistentVolumeClaim default/c: spec.accessModes: Required value: at least 1 access mode is required",
       "PersistentVolumeClaim default/c: spec.resources[storage]: Required value"]),
