@@ -51,6 +51,7 @@ RESTART_JOB = ("OnFailure", "Never")
 (ValidatePodTemplateSpecForReplicaSet, ValidatePodTemplateSpecForRC, ValidateStatefulSetSpec,
 ValidateDaemonSetSpec)."""
 DEFAULT_PRIORITY = 0  # DefaultPriorityWhenNoDefaultClassExists
+SYSTEM_PRIORITY_CLASS_PREFIX = "system-"
 SERVICE_TYPES = ("ClusterIP", "ExternalName", "LoadBalancer", "NodePort")   # supportedServiceType.List()
 PORT_PROTOCOLS = ("SCTP", "TCP", "UDP")                                       # supportedPortProtocols.List()
 CLASS_RECLAIM_POLICIES = ("Delete", "Retain")             # storage validation's supportedReclaimPolicy.List()
@@ -249,16 +250,27 @@ def _storage_class(sc: storage.StorageClass) -> Problems:
     return out
 
 
+def _unknown_system_priority_class(pc: scheduling.PriorityClass) -> str:
+    """``IsKnownSystemPriorityClass``'s error ("" for one of the two built-in classes as they are)."""
+    name = pc.metadata.name
+    if name not in scheduling.BUILTIN_PRIORITIES:
+        return f"{name} is not a known system priority class"
+    if pc.value != scheduling.BUILTIN_PRIORITIES[name]:
+        return f"value of {name} PriorityClass must be {scheduling.BUILTIN_PRIORITIES[name]}"
+    if pc.global_default:
+        return f"globalDefault of {name} PriorityClass must be false"
+    return ""
+
+
 def _priority_class(pc: scheduling.PriorityClass) -> Problems:
     """``ValidatePriorityClass``: reserved names and the user value range."""
     out: Problems = []
     name = pc.metadata.name
-    if name in scheduling.BUILTIN_PRIORITIES:
-        if pc.value != scheduling.BUILTIN_PRIORITIES[name]:
-            out.append(fe.forbidden("value", f"value of {name} must be "
-                                             f"{scheduling.BUILTIN_PRIORITIES[name]}"))
-    elif name.startswith("system-"):
-        out.append(fe.forbidden("metadata.name", "priority class names with 'system-' prefix are reserved"))
+    if name.startswith(SYSTEM_PRIORITY_CLASS_PREFIX):
+        error = _unknown_system_priority_class(pc)
+        if error:
+            out.append(fe.forbidden("metadata.name", f"priority class names with '{SYSTEM_PRIORITY_CLASS_PREFIX}' "
+                                                     f"prefix are reserved for system use only. error: {error}"))
     elif pc.value > scheduling.HIGHEST_USER_DEFINABLE_PRIORITY:
         out.append(fe.forbidden("value", "maximum allowed value of a user defined priority is "
                                          f"{scheduling.HIGHEST_USER_DEFINABLE_PRIORITY}"))

@@ -261,6 +261,22 @@ def _template(**spec: object) -> dict:
      ['StorageClass sc2: provisioner: Invalid value: "my provisioner": name part must consist of alphanumeric '
       "characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or "
       "'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"]),
+    ("system- priority classes: unknown, a wrong value, a global default", [
+        {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "system-high"},
+         "value": 10},
+        {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "system-node-critical"},
+         "value": 2000000000},
+        {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
+         "metadata": {"name": "system-cluster-critical"}, "value": 2000000000, "globalDefault": True},
+        {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "too-high"},
+         "value": 1000000001}],
+     ["PriorityClass system-high: metadata.name: Forbidden: priority class names with 'system-' prefix are reserved "
+      "for system use only. error: system-high is not a known system priority class",
+      "PriorityClass system-node-critical: metadata.name: Forbidden: priority class names with 'system-' prefix are "
+      "reserved for system use only. error: value of system-node-critical PriorityClass must be 2000001000",
+      "PriorityClass system-cluster-critical: metadata.name: Forbidden: priority class names with 'system-' prefix "
+      "are reserved for system use only. error: globalDefault of system-cluster-critical PriorityClass must be false",
+      "PriorityClass too-high: value: Forbidden: maximum allowed value of a user defined priority is 1000000000"]),
     ("pvc without modes or storage", [{**PVC, "spec": {"accessModes": [], "resources": {}}}],
      ["PersistentVolumeClaim default/c: spec.accessModes: Required value: at least 1 access mode is required",
       "PersistentVolumeClaim default/c: spec.resources[storage]: Required value"]),

@@ -234,7 +234,7 @@ CLUSTER_CASES = [
      ["PriorityClass a: value: Forbidden: maximum allowed value of a user defined priority is 1000000000"]),
     ("reserved prefix", [{**PC, "metadata": {"name": "system-mine"}, "value": 1}],
      ["PriorityClass system-mine: metadata.name: Forbidden: priority class names with 'system-' prefix "
-      "are reserved"]),
+      "are reserved for system use only. error: system-mine is not a known system priority class"]),
     ("class preemptionPolicy", [{**PC, "metadata": {"name": "a"}, "value": 1, "preemptionPolicy": "No"}],
      ['PriorityClass a: preemptionPolicy: Unsupported value: "No": supported values: "PreemptLowerPriority", '
       '"Never"']),
