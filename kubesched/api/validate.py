@@ -3,7 +3,9 @@
 Upstream: pkg/apis/core/validation/validation.go @ v1.18.5 (ValidatePod,
 ValidateNode, ValidateReplicationController), pkg/apis/apps/validation
 (ValidateReplicaSetSpec, ValidateDeploymentSpec, ValidateStatefulSetSpec,
-ValidateDaemonSetSpec), pkg/apis/batch/validation (ValidateJobSpec, ValidateCronJobSpec), pkg/apis/scheduling/validation (ValidatePriorityClass),
+ValidateDaemonSetSpec), pkg/apis/batch/validation (ValidateJobSpec, ValidateCronJobSpec with
+validateScheduleFormat and validateConcurrencyPolicy), pkg/apis/scheduling/validation
+(ValidatePriorityClass, IsKnownSystemPriorityClass),
 pkg/apis/policy/validation (ValidatePodDisruptionBudgetSpec),
 pkg/apis/core/validation (ValidatePersistentVolumeSpec, ValidatePersistentVolumeClaimSpec,
 ValidateService / validateServicePort: ports, names, protocol, selector, type),
@@ -165,16 +167,22 @@ def _daemon_set(ds: apps.DaemonSet) -> Problems:
     return _selector_and_template(ds)
 
 
-def _job_spec(spec: batch.JobSpec, path: str) -> Problems:
-    """``ValidateJobSpec``: non-negative counts, a manual selector that matches, OnFailure or Never."""
+def _nonnegative_counts(spec: Any, names: Sequence[str], path: str) -> Problems:
+    """``ValidateNonnegativeField`` for each optional count of ``spec`` that is set."""
     out: Problems = []
-    for name in ("parallelism", "completions", "active_deadline_seconds", "backoff_limit",
-                 "ttl_seconds_after_finished"):
+    for name in names:
         value = getattr(spec, name)
         if value is not None and value < 0:
             head, *rest = name.split("_")
             out.append(fe.invalid(f"{path}.{head}{''.join(r.title() for r in rest)}", value,
                                   "must be greater than or equal to 0"))
+    return out
+
+
+def _job_spec(spec: batch.JobSpec, path: str) -> Problems:
+    """``ValidateJobSpec``: non-negative counts, a manual selector that matches, OnFailure or Never."""
+    out = _nonnegative_counts(spec, ("parallelism", "completions", "active_deadline_seconds", "backoff_limit",
+                                     "ttl_seconds_after_finished"), path)
     labels = spec.template.metadata.labels
     if spec.manual_selector:
         if spec.selector is None:
@@ -197,10 +205,35 @@ CRON_JOB_NOTE = ("kept inert: kubesched starts no Jobs on a clock; a Scenario ac
                  "can create the Job this CronJob would start")
 
 
+CONCURRENCY_POLICIES = ("Allow", "Forbid", "Replace")
+CRON_DESCRIPTORS = frozenset({"@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly"})
+
+
 def _cron_job(cron: batch.CronJob) -> Problems:
-    """``ValidateCronJobSpec`` (its Job template) and a note that it does not run."""
-    return _job_spec(cron.spec.job_template.spec, "spec.jobTemplate.spec") + [
+    """``ValidateCronJobSpec``: the schedule, the counts, concurrencyPolicy, its Job template; and a note
+    that it does not run."""
+    spec = cron.spec
+    out = [fe.invalid("spec.schedule", spec.schedule, e) for e in _cron_schedule_errors(spec.schedule)]
+    out += _nonnegative_counts(spec, ("starting_deadline_seconds", "successful_jobs_history_limit",
+                                      "failed_jobs_history_limit"), "spec")
+    if spec.concurrency_policy and spec.concurrency_policy not in CONCURRENCY_POLICIES:
+        out.append(fe.not_supported("spec.concurrencyPolicy", spec.concurrency_policy, CONCURRENCY_POLICIES))
+    return out + _job_spec(spec.job_template.spec, "spec.jobTemplate.spec") + [
         Problem("spec.schedule", CRON_JOB_NOTE, warning=True)]
+
+
+def _cron_schedule_errors(schedule: str) -> list[str]:
+    """robfig/cron v1's ``ParseStandard`` (validateScheduleFormat): a descriptor or five fields.
+
+    Deviation: the fields' contents (ranges, steps, names) and ``@every``'s duration are not parsed.
+    """
+    if not schedule:
+        return []   # the loader reports the required field
+    if schedule.startswith("@"):
+        ok = schedule in CRON_DESCRIPTORS or schedule.startswith("@every ")
+        return [] if ok else [f"Unrecognized descriptor: {schedule}"]
+    count = len(schedule.split())
+    return [] if count == 5 else [f"Expected exactly 5 fields, found {count}: {schedule}"]
 
 
 def _service(svc: core.Service) -> Problems:

@@ -277,6 +277,21 @@ def _template(**spec: object) -> dict:
       "PriorityClass system-cluster-critical: metadata.name: Forbidden: priority class names with 'system-' prefix "
       "are reserved for system use only. error: globalDefault of system-cluster-critical PriorityClass must be false",
       "PriorityClass too-high: value: Forbidden: maximum allowed value of a user defined priority is 1000000000"]),
+    ("cronjob schedule, descriptor, concurrencyPolicy, deadline", [
+        _workload("CronJob", "batch/v1beta1", {"schedule": "* * *", "concurrencyPolicy": "Sometimes",
+                                               "startingDeadlineSeconds": -5, "jobTemplate": {
+                                                   "spec": {"template": _template(restartPolicy="Never")}}}),
+        {**_workload("CronJob", "batch/v1beta1", {"schedule": "@fortnightly", "jobTemplate": {
+            "spec": {"template": _template(restartPolicy="Never")}}}), "metadata": {"name": "w2"}}],
+     ['CronJob default/w: spec.schedule: Invalid value: "* * *": Expected exactly 5 fields, found 3: * * *',
+      'CronJob default/w: spec.concurrencyPolicy: Unsupported value: "Sometimes": supported values: "Allow", '
+      '"Forbid", "Replace"',
+      "CronJob default/w: spec.startingDeadlineSeconds: Invalid value: -5: must be greater than or equal to 0",
+      'CronJob default/w2: spec.schedule: Invalid value: "@fortnightly": Unrecognized descriptor: @fortnightly']),
+    ("cronjob schedules robfig/cron takes", [
+        {**_workload("CronJob", "batch/v1beta1", {"schedule": schedule, "jobTemplate": {
+            "spec": {"template": _template(restartPolicy="Never")}}}), "metadata": {"name": f"w{i}"}}
+        for i, schedule in enumerate(("*/5 * * * *", "@hourly", "@every 1h30m", "0 0 1 jan mon"))], []),
     ("pvc without modes or storage", [{**PVC, "spec": {"accessModes": [], "resources": {}}}],
      ["PersistentVolumeClaim default/c: spec.accessModes: Required value: at least 1 access mode is required",
       "PersistentVolumeClaim default/c: spec.resources[storage]: Required value"]),
