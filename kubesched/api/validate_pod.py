@@ -1,7 +1,8 @@
 """Validation of a pod spec: containers, resources, ports, volumes, spreading.
 
-Upstream: pkg/apis/core/validation/validation.go @ v1.18.5 (ValidatePodSpec,
-validateContainers, validateContainerPorts, ValidateResourceRequirements,
+Upstream: pkg/apis/core/validation/validation.go @ v1.18.5 (ValidatePodSpec: hostname and
+subdomain too; validateContainers, checkHostPortConflicts / AccumulateUniqueHostPorts,
+validateInitContainers' names, validateContainerPorts, ValidateResourceRequirements,
 ValidateNonnegativeQuantity, validateVolumes, validateTopologySpreadConstraints,
 ValidateMaxSkew, ValidateTopologyKey, ValidateWhenUnsatisfiable,
 ValidateSpreadConstraintNotRepeat, ValidatePreemptionPolicy).
@@ -85,6 +86,21 @@ def validate_containers(containers: Iterable[core.Container], path: str) -> Prob
             out.append(fe.required(f"{p}.image"))
         out += validate_container_ports(c.ports, f"{p}.ports")
         out += validate_resource_requirements(c.resources, f"{p}.resources")
+    return out + _host_port_conflicts(containers, path)
+
+
+def _host_port_conflicts(containers: Iterable[core.Container], path: str) -> Problems:
+    """``checkHostPortConflicts``: one hostIP/protocol/hostPort per pod (protocol defaults to TCP)."""
+    out: Problems = []
+    seen: set[str] = set()
+    for i, c in enumerate(containers):
+        for j, port in enumerate(c.ports):
+            if not port.host_port:
+                continue
+            key = f"{port.host_ip}/{port.protocol or 'TCP'}/{port.host_port}"
+            if key in seen:
+                out.append(fe.duplicate(f"{path}[{i}].ports[{j}].hostPort", key))
+            seen.add(key)
     return out
 
 
@@ -160,6 +176,9 @@ def validate_pod_spec(spec: core.PodSpec, path: str = "spec") -> Problems:
     out += validate_volumes(spec.volumes, f"{path}.volumes")
     out += validate_containers(spec.containers, f"{path}.containers")
     out += validate_containers(spec.init_containers, f"{path}.initContainers")
+    names = {c.name for c in spec.containers}
+    out += [fe.duplicate(f"{path}.initContainers[{i}].name", c.name)
+            for i, c in enumerate(spec.init_containers) if c.name and c.name in names]
     out += validate_nonnegative(spec.overhead, f"{path}.overhead")
     out += fe.validate_labels(spec.node_selector, f"{path}.nodeSelector")
     if spec.node_name:
@@ -172,6 +191,8 @@ def validate_pod_spec(spec: core.PodSpec, path: str = "spec") -> Problems:
     out += validate_preemption_policy(spec.preemption_policy, f"{path}.preemptionPolicy")
     out += validate_restart_policy(spec.restart_policy, f"{path}.restartPolicy")
     out += validate_host_network(spec, path)
+    for field, value in (("hostname", spec.hostname), ("subdomain", spec.subdomain)):
+        out += [fe.invalid(f"{path}.{field}", value, m) for m in (fe.is_dns1123_label(value) if value else ())]
     if spec.priority_class_name:
         out += [fe.invalid(f"{path}.priorityClassName", spec.priority_class_name, m)
                 for m in fe.is_dns1123_subdomain(spec.priority_class_name)]

@@ -292,6 +292,19 @@ def _template(**spec: object) -> dict:
         {**_workload("CronJob", "batch/v1beta1", {"schedule": schedule, "jobTemplate": {
             "spec": {"template": _template(restartPolicy="Never")}}}), "metadata": {"name": f"w{i}"}}
         for i, schedule in enumerate(("*/5 * * * *", "@hourly", "@every 1h30m", "0 0 1 jan mon"))], []),
+    ("one hostIP/protocol/hostPort per pod; init container names; hostname", [pod({
+        "hostname": "Web_1", "subdomain": "ok",
+        "initContainers": [{"name": "c", "image": "i"}],
+        "containers": [{"name": "c", "image": "i", "ports": [{"containerPort": 80, "hostPort": 8080}]},
+                       {"name": "d", "image": "i", "ports": [
+                           {"containerPort": 81, "hostPort": 8080},
+                           {"containerPort": 82, "hostPort": 8080, "protocol": "UDP"},
+                           {"containerPort": 83, "hostPort": 8080, "hostIP": "10.0.0.1"}]}]})],
+     ['Pod default/p: spec.containers[1].ports[0].hostPort: Duplicate value: "/TCP/8080"',
+      'Pod default/p: spec.hostname: Invalid value: "Web_1": a DNS-1123 label must consist of lower case '
+      "alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  "
+      "or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+      'Pod default/p: spec.initContainers[0].name: Duplicate value: "c"']),
     ("pvc without modes or storage", [{**PVC, "spec": {"accessModes": [], "resources": {}}}],
      ["PersistentVolumeClaim default/c: spec.accessModes: Required value: at least 1 access mode is required",
       "PersistentVolumeClaim default/c: spec.resources[storage]: Required value"]),
