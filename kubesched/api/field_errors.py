@@ -6,7 +6,7 @@ staging/src/k8s.io/apimachinery/pkg/api/validation/path/name.go (IsValidPathSegm
 and staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go
 (IsQualifiedName, IsValidLabelValue, IsDNS1123Label, IsDNS1123Subdomain,
 IsDNS1035Label, IsEnvVarName, IsValidPortNum, IsValidPortName, RegexError, MaxLenError).
-The formats are matched against the whole text, as Go's ``^…$`` does (``\Z``: Python's ``$``
+The formats are matched against the whole text, as Go's ``^…$`` does (``\\Z``: Python's ``$``
 would also take a trailing newline).
 
 Messages are byte-for-byte the v1.18 texts, so a learner sees what
