@@ -4,9 +4,10 @@ Upstream: pkg/apis/core/validation/validation.go @ v1.18.5 (ValidateVolumes /
 validateVolumeSource: exactly one volume type; validateContainers: validateProbe /
 validateHandler, terminationMessagePolicy, validatePullPolicy, ValidateEnv with
 validateEnvVarValueFrom's count of sources, ValidateVolumeMounts; ValidatePodSpec:
-validateDNSPolicy). Deviation: the selectors inside ``valueFrom`` (fieldRef's field path,
-a key's format) are not checked; the scheduler reads none of them. The typed rules (resources,
-ports, image, restartPolicy, affinity, …) live in :mod:`kubesched.api.validate_pod`.
+validateDNSPolicy, serviceAccountName, runtimeClassName, activeDeadlineSeconds). Deviation: the
+selectors inside ``valueFrom`` (fieldRef's field path, a key's format) are not checked; the
+scheduler reads none of them. The typed rules (resources, ports, image, restartPolicy,
+affinity, …) live in :mod:`kubesched.api.validate_pod`.
 
 The manifest has passed the OpenAPI check, so values have their schema types; anything
 else is skipped here (the schema check already reported it). Values defaulting fills in
@@ -24,6 +25,7 @@ PULL_POLICIES = ("Always", "IfNotPresent", "Never")  # supportedPullPolicies.Lis
 DNS_POLICIES = ("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")
 TERMINATION_MESSAGE = "must be 'File' or 'FallbackToLogsOnError'"
 PROBE_HANDLERS = ("exec", "httpGet", "tcpSocket")
+MAX_INT32 = 2**31 - 1
 ENV_SOURCES = ("fieldRef", "resourceFieldRef", "configMapKeyRef", "secretKeyRef")
 POD_VOLUME_TYPES = (
     ("emptyDir", "emptyDir"), ("hostPath", "hostPath"), ("gitRepo", "gitRepo"),
@@ -99,9 +101,25 @@ def validate_raw_pod_spec(spec: dict, path: str, claim_templates: frozenset[str]
     volumes, out = _volumes(spec.get("volumes"), f"{path}.volumes")
     volumes |= claim_templates
     out += _policy(spec.get("dnsPolicy"), f"{path}.dnsPolicy", DNS_POLICIES)
+    out += _names_and_deadline(spec, path)
     for field in ("containers", "initContainers"):
         for i, container in _items(spec.get(field)):
             out += _container(container, volumes, f"{path}.{field}[{i}]")
+    return out
+
+
+def _names_and_deadline(spec: dict, path: str) -> Problems:
+    """``ValidatePodSpec``: serviceAccountName and runtimeClassName are DNS subdomains
+    (ValidateServiceAccountName, ValidateRuntimeClassName); activeDeadlineSeconds is in [1, MaxInt32]."""
+    out: Problems = []
+    for field in ("serviceAccountName", "runtimeClassName"):
+        name = spec.get(field)
+        if isinstance(name, str) and (name or field == "runtimeClassName"):
+            out += [fe.invalid(f"{path}.{field}", name, m) for m in fe.is_dns1123_subdomain(name)]
+    deadline = spec.get("activeDeadlineSeconds")
+    if isinstance(deadline, int) and not isinstance(deadline, bool) and not 1 <= deadline <= MAX_INT32:
+        out.append(fe.invalid(f"{path}.activeDeadlineSeconds", deadline,
+                              f"must be between 1 and {MAX_INT32}, inclusive"))
     return out
 
 

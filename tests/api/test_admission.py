@@ -305,6 +305,17 @@ def _template(**spec: object) -> dict:
       "alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  "
       "or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
       'Pod default/p: spec.initContainers[0].name: Duplicate value: "c"']),
+    ("serviceAccountName, runtimeClassName, activeDeadlineSeconds", [pod({
+        "serviceAccountName": "Robot", "runtimeClassName": "", "activeDeadlineSeconds": 0})],
+     ['Pod default/p: spec.serviceAccountName: Invalid value: "Robot": a DNS-1123 subdomain must consist of lower '
+      "case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. "
+      "'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+      'Pod default/p: spec.runtimeClassName: Invalid value: "": a DNS-1123 subdomain must consist of lower case '
+      "alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. "
+      "'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+      'Pod default/p: spec.activeDeadlineSeconds: Invalid value: 0: must be between 1 and 2147483647, inclusive']),
+    ("a deadline and names that are fine", [pod({"serviceAccountName": "robot", "runtimeClassName": "gvisor",
+                                                "activeDeadlineSeconds": 2147483647})], []),
     ("pvc without modes or storage", [{**PVC, "spec": {"accessModes": [], "resources": {}}}],
      ["PersistentVolumeClaim default/c: spec.accessModes: Required value: at least 1 access mode is required",
       "PersistentVolumeClaim default/c: spec.resources[storage]: Required value"]),
