@@ -239,17 +239,17 @@ def _cron_schedule_errors(schedule: str) -> list[str]:
 def _service(svc: core.Service) -> Problems:
     """``ValidateService``: ports (unless headless or ExternalName), each port, the selector, the type."""
     spec = svc.spec
-    kind = spec.type or "ClusterIP"   # defaulting fills an empty type in
-    headless = kind == "ClusterIP" and spec.cluster_ip == "None"
+    service_type = spec.type or "ClusterIP"   # defaulting fills an empty type in
+    headless = service_type == "ClusterIP" and spec.cluster_ip == "None"
     out: Problems = []
-    if not spec.ports and not headless and kind != "ExternalName":
+    if not spec.ports and not headless and service_type != "ExternalName":
         out.append(fe.required("spec.ports"))
     names: set[str] = set()
     for i, port in enumerate(spec.ports):
         out += _service_port(port, len(spec.ports) > 1, names, f"spec.ports[{i}]")
     out += fe.validate_labels(spec.selector, "spec.selector")
-    if kind not in SERVICE_TYPES:
-        out.append(fe.not_supported("spec.type", kind, SERVICE_TYPES))
+    if service_type not in SERVICE_TYPES:
+        out.append(fe.not_supported("spec.type", service_type, SERVICE_TYPES))
     return out
 
 

@@ -112,10 +112,11 @@ def _names_and_deadline(spec: dict, path: str) -> Problems:
     """``ValidatePodSpec``: serviceAccountName and runtimeClassName are DNS subdomains
     (ValidateServiceAccountName, ValidateRuntimeClassName); activeDeadlineSeconds is in [1, MaxInt32]."""
     out: Problems = []
-    for field in ("serviceAccountName", "runtimeClassName"):
-        name = spec.get(field)
-        if isinstance(name, str) and (name or field == "runtimeClassName"):
-            out += [fe.invalid(f"{path}.{field}", name, m) for m in fe.is_dns1123_subdomain(name)]
+    account, runtime_class = spec.get("serviceAccountName"), spec.get("runtimeClassName")
+    names = ([("serviceAccountName", account)] if isinstance(account, str) and account else []) + (
+        [("runtimeClassName", runtime_class)] if isinstance(runtime_class, str) else [])   # set, even "", is checked
+    for field, name in names:
+        out += [fe.invalid(f"{path}.{field}", name, m) for m in fe.is_dns1123_subdomain(name)]
     deadline = spec.get("activeDeadlineSeconds")
     if isinstance(deadline, int) and not isinstance(deadline, bool) and not 1 <= deadline <= MAX_INT32:
         out.append(fe.invalid(f"{path}.activeDeadlineSeconds", deadline,
